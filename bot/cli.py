@@ -1,0 +1,88 @@
+"""The command line: chat in the terminal (default), look up a law, lint the data.
+
+Every command returns an exit status; errors a user can cause print one clear line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.laws import Definition, KnowledgeError, LawBook, load_lawbook
+from bot.laws.lint import LintReport, lint_lawbook
+from bot.laws.text import format_definition, format_definitions, format_passage
+
+
+def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:
+    """The text for ``law QUERY``: (found, text). Unknown references get the nearest existing ones."""
+    query = query.strip()
+    if not query:
+        return False, "Say which law: for example  law 27,  law 27B1,  law definitions,  law \"Penalty Card\".\n"
+    if query.casefold() in {"definitions", "definition", "defs"}:
+        return True, format_definitions(book)
+    found = book.lookup(query)
+    if isinstance(found, Definition):
+        return True, format_definition(found)
+    if found is not None:
+        return True, format_passage(book, found)
+    suggestions = book.suggest(query)
+    text = f"There is no {query!r} in the 2017 Laws."
+    if suggestions:
+        text += " Nearest: " + ", ".join(suggestions) + "."
+    return False, text + "\n"
+
+
+def run_law(args: argparse.Namespace) -> int:
+    found, text = describe_lookup(load_lawbook(), " ".join(args.ref))
+    (sys.stdout if found else sys.stderr).write(text)
+    return 0 if found else 1
+
+
+def collect_lint() -> LintReport:
+    """Everything ``lint`` checks, as one report."""
+    return lint_lawbook(load_lawbook())
+
+
+def run_lint(_args: argparse.Namespace) -> int:
+    report = collect_lint()
+    for finding in report.known_gaps:
+        print(f"note  {finding}")
+    for finding in report.problems:
+        print(f"ERROR {finding}")
+    if report.problems:
+        print(f"{len(report.problems)} problem(s) found.")
+        return 1
+    print(f"OK: knowledge base clean ({len(report.known_gaps)} known gap(s) recorded).")
+    return 0
+
+
+def run_chat(_args: argparse.Namespace) -> int:
+    from bot.terminal import run_terminal
+
+    return run_terminal()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The tournament director's companion.")
+    parser.set_defaults(handler=run_chat)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    law = commands.add_parser("law", help="print a law, a section or a definition (law 27B1, law \"Penalty Card\")")
+    law.add_argument("ref", nargs="+", help="a reference such as 27, 27B1, 27B1(a); 'definitions'; a defined term")
+    law.set_defaults(handler=run_law)
+    lint = commands.add_parser("lint", help="validate the knowledge base and every flowchart")
+    lint.set_defaults(handler=run_lint)
+    chat = commands.add_parser("chat", help="chat in the terminal (the default)")
+    chat.set_defaults(handler=run_chat)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except KnowledgeError as exc:
+        print(f"The knowledge base could not be read: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,68 @@
+"""Law text as a director reads it aloud: plain text with the heading path, footnotes and gaps marked."""
+
+from __future__ import annotations
+
+from bot.laws.book import Definition, LawBook, Passage, Section
+
+SHORT_QUOTE = 220
+
+
+def section_lines(section: Section, base_depth: int) -> list[str]:
+    """One section's own lines, indented by its depth below the passage it belongs to."""
+    indent = "  " * max(0, len(section.ref.parts) - base_depth)
+    head = section.label if len(section.ref.parts) > 1 else ""
+    if section.heading:
+        head = f"{head} {section.heading}".strip()
+    lines: list[str] = []
+    body = section.text.strip()
+    if head and body:
+        first, *rest = body.split("\n")
+        if section.heading:
+            lines += [f"{indent}{head}", *(f"{indent}  {line}" for line in body.split("\n"))]
+        else:
+            lines += [f"{indent}{head} {first}", *(f"{indent}   {line}" for line in rest)]
+    elif head:
+        lines.append(f"{indent}{head}")
+    elif body:
+        lines += [f"{indent}{line}" for line in body.split("\n")]
+    if section.gap:
+        lines.append(f"{indent}  [gap in the 2017 source: {section.gap}]")
+    if section.paraphrase:
+        lines.append(
+            f"{indent}  [not law text — paraphrase from {section.paraphrase.source}: {section.paraphrase.text}]"
+        )
+    return lines
+
+
+def format_passage(book: LawBook, passage: Passage) -> str:
+    """A law or section with its heading path, every subsection, and the footnotes it marks."""
+    lines = [" › ".join(book.heading_path(passage.ref)), ""]
+    base = len(passage.ref.parts) + 1
+    for section in passage.sections:
+        lines += section_lines(section, base)
+    text = "\n".join(lines)
+    notes = [f for f in passage.law.footnotes if f"[^{f.number}]" in text]
+    if notes:
+        lines += ["", *(f"[^{f.number}] {f.text}" for f in notes)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def format_definition(definition: Definition) -> str:
+    if definition.gap:
+        return f"{definition.term}: [gap in the 2017 source: {definition.gap}]\n"
+    return f"{definition.term} — {definition.text}\n"
+
+
+def format_definitions(book: LawBook) -> str:
+    return "Definitions (2017)\n\n" + "\n".join(format_definition(d) for d in book.definitions.values())
+
+
+def short_quote(book: LawBook, ref: str) -> str:
+    """The first words of a section, for a question's one-line law reminder."""
+    passage = book.passage(ref)
+    if passage is None:
+        return ""
+    body = " ".join(s.text.replace("\n", " ") for s in passage.sections if s.text).strip()
+    if len(body) > SHORT_QUOTE:
+        body = body[:SHORT_QUOTE].rsplit(" ", 1)[0] + " …"
+    return body
