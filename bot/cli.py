@@ -18,7 +18,7 @@ def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:
     """The text for ``law QUERY``: (found, text). Unknown references get the nearest existing ones."""
     query = query.strip()
     if not query:
-        return False, "Say which law: for example  law 27,  law 27B1,  law definitions,  law \"Penalty Card\".\n"
+        return False, 'Say which law: for example  law 27,  law 27B1,  law definitions,  law "Penalty Card".\n'
     if query.casefold() in {"definitions", "definition", "defs"}:
         return True, format_definitions(book)
     found = book.lookup(query)
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="The tournament director's companion.")
     parser.set_defaults(handler=run_chat)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    law = commands.add_parser("law", help="print a law, a section or a definition (law 27B1, law \"Penalty Card\")")
+    law = commands.add_parser("law", help='print a law, a section or a definition (law 27B1, law "Penalty Card")')
     law.add_argument("ref", nargs="+", help="a reference such as 27, 27B1, 27B1(a); 'definitions'; a defined term")
     law.set_defaults(handler=run_law)
     lint = commands.add_parser("lint", help="validate the knowledge base and every flowchart")

@@ -158,7 +158,7 @@ class LawBook:
         return Passage(law, parsed, tuple(s for s in law.sections if parsed.contains(s.ref)))
 
     def heading_path(self, ref: Ref) -> list[str]:
-        """The headings above and at a reference: ``["Law 27 — Insufficient Bid", "B. Insufficient Bid not Accepted", "1."]``."""
+        """The headings above and at a reference, e.g. ``["Law 27 — Insufficient Bid", "B. Insufficient …", "1."]``."""
         law = self.laws[ref.law]
         path = [law.name]
         for depth in range(2, len(ref.parts) + 1):

@@ -1,0 +1,230 @@
+"""The dialog engine: walks a chart through the answers a director gave, and nothing else.
+
+The state of a session is never stored: it is derived by replaying its event log (start, answer,
+resume, back, change, restart) into a list of steps and walking the chart through them. Back,
+change-an-earlier-answer, restart and resume-after-a-crash are therefore one mechanism.
+The engine knows nothing of storage or front ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.dialogs.model import (
+    PLACEHOLDER,
+    Branch,
+    Chart,
+    Jump,
+    Node,
+    Park,
+    Question,
+    Ruling,
+    choices,
+    prompt,
+)
+
+
+class StaleAnswer(Exception):
+    """An answer that does not fit the node the session stands at (an old button, a double press)."""
+
+
+class ChartMismatch(Exception):
+    """A stored session no longer fits its chart (the chart was edited since it was started)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One answer: at this chart's node, this option."""
+
+    chart: str
+    node: str
+    option: str
+
+    def as_data(self) -> dict[str, str]:
+        return {"chart": self.chart, "node": self.node, "option": self.option}
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A step as the director saw it, for the history and the ruling's path."""
+
+    step: Step
+    question: str
+    answer: str
+    laws: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """A ruling the walk reached (in the chart itself or in one it jumped to)."""
+
+    chart: str
+    node: str
+    text: str
+    laws: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Frame:
+    chart: Chart
+    node: str
+    values: dict[str, str]
+    back_to: str | None  # the calling chart's node to continue at; None ends the caller too
+
+
+@dataclass(slots=True)
+class Walk:
+    """Where a session stands after its steps: the frames (charts within jumps), answers, rulings."""
+
+    frames: list[_Frame]
+    steps: list[Step] = field(default_factory=list)
+    answered: list[Answered] = field(default_factory=list)
+    rulings: list[Reached] = field(default_factory=list)
+    jumps: list[str] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return not self.frames
+
+    @property
+    def chart(self) -> Chart:
+        return self.frames[-1].chart
+
+    @property
+    def node(self) -> Node:
+        frame = self.frames[-1]
+        return frame.chart.nodes[frame.node]
+
+    @property
+    def parked(self) -> bool:
+        return not self.finished and isinstance(self.node, Park)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "parked" if self.parked else "open"
+
+    def render(self, text: str) -> str:
+        """Fill a text's placeholders from the variables of the chart being shown."""
+        frame = self.frames[-1] if self.frames else None
+        return fill(text, frame.chart, frame.values) if frame else text
+
+
+def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
+    """Replace ``{variable}`` with the words for its value (the linter proves each is set)."""
+
+    def words(match: Any) -> str:
+        name = match.group(1)
+        variable = chart.variables.get(name)
+        value = values.get(name) or (variable.default if variable else None)
+        return variable.values[value] if variable and value in variable.values else match.group(0)
+
+    return PLACEHOLDER.sub(words, text)
+
+
+class Engine:
+    """Walks charts. One instance serves every session of the process."""
+
+    def __init__(self, charts: Mapping[str, Chart]) -> None:
+        self.charts = charts
+
+    def begin(self, chart_id: str, values: Mapping[str, str] | None = None) -> Walk:
+        chart = self.charts[chart_id]
+        walk = Walk([_Frame(chart, chart.start, dict(values or {}), None)])
+        self._advance(walk)
+        return walk
+
+    def walk(self, chart_id: str, steps: Iterable[Step]) -> Walk:
+        """The state after taking ``steps`` from the chart's start; ChartMismatch if one does not fit."""
+        walk = self.begin(chart_id)
+        for index, step in enumerate(steps):
+            try:
+                self.take(walk, step)
+            except StaleAnswer as exc:
+                raise ChartMismatch(f"step {index + 1} ({step.node}/{step.option}) no longer fits {chart_id}") from exc
+        return walk
+
+    def take(self, walk: Walk, step: Step) -> None:
+        """Apply one answer in place; StaleAnswer (and no change) if it does not fit the current node."""
+        if walk.finished:
+            raise StaleAnswer("the dialogue has ended")
+        frame = walk.frames[-1]
+        node = walk.node
+        if step.chart != frame.chart.id or step.node != node.id:
+            raise StaleAnswer(f"the session is at {frame.chart.id}/{node.id}, not {step.chart}/{step.node}")
+        picked = next(((label, target) for oid, label, target in choices(node) if oid == step.option), None)
+        if picked is None:
+            raise StaleAnswer(f"{step.option!r} is not an option at {node.id}")
+        label, target = picked
+        walk.answered.append(Answered(step, walk.render(prompt(node)), walk.render(label), node.laws))
+        if isinstance(node, Question):
+            option = next(o for o in node.options if o.id == step.option)
+            frame.values.update(option.sets)
+        walk.steps.append(step)
+        frame.node = target
+        self._advance(walk)
+
+    def change(self, chart_id: str, steps: list[Step], index: int, option: str) -> list[Step]:
+        """The steps after answering step ``index`` (0-based) differently.
+
+        Later answers are kept for as long as they still fit the path; the first that does not, and
+        everything after it, is dropped.
+        """
+        if not 0 <= index < len(steps):
+            raise StaleAnswer(f"there is no answer {index + 1}")
+        walk = self.walk(chart_id, steps[:index])
+        old = steps[index]
+        self.take(walk, Step(old.chart, old.node, option))
+        for later in steps[index + 1 :]:
+            try:
+                self.take(walk, later)
+            except StaleAnswer:
+                break
+        return walk.steps
+
+    def _advance(self, walk: Walk) -> None:
+        """Move through the nodes that ask nothing: branches, jumps and rulings."""
+        while walk.frames:
+            frame = walk.frames[-1]
+            node = frame.chart.nodes[frame.node]
+            match node:
+                case Branch():
+                    value = frame.values.get(node.branch) or frame.chart.variables[node.branch].default
+                    target = node.cases.get(value) if value else None
+                    frame.node = target or node.otherwise or ""
+                    if not frame.node:
+                        raise ChartMismatch(f"{frame.chart.id}/{node.id}: no case for {node.branch}={value!r}")
+                case Jump():
+                    target_chart = self.charts[node.jump]
+                    values = {
+                        name: frame.values.get(value[1:], "") if value.startswith("$") else value
+                        for name, value in node.with_.items()
+                    }
+                    walk.jumps.append(target_chart.id)
+                    walk.frames.append(
+                        _Frame(
+                            target_chart,
+                            target_chart.start,
+                            {k: v for k, v in values.items() if v},
+                            node.next,
+                        )
+                    )
+                case Ruling():
+                    walk.rulings.append(
+                        Reached(frame.chart.id, node.id, fill(node.ruling, frame.chart, frame.values), node.laws)
+                    )
+                    self._return(walk)
+                case _:
+                    return
+
+    @staticmethod
+    def _return(walk: Walk) -> None:
+        """A chart has reached its ruling: go back to the caller's next node, or end the callers too."""
+        while walk.frames:
+            finished = walk.frames.pop()
+            if not walk.frames:
+                return
+            if finished.back_to is not None:
+                walk.frames[-1].node = finished.back_to
+                return

@@ -1,0 +1,237 @@
+"""Checks on every chart: reachability, endings, loops, jumps, law references and variables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.dialogs.loader import NODE_ID
+from bot.dialogs.model import (
+    PLACEHOLDER,
+    Branch,
+    Chart,
+    Jump,
+    Node,
+    Question,
+    Repeat,
+    Ruling,
+    successors,
+    texts,
+)
+from bot.laws import LawBook, parse_canonical
+from bot.laws.lint import Finding, LintReport
+
+
+def _forward(node: Node) -> tuple[str, ...]:
+    """Successors without a repeat's deliberate loop back."""
+    if isinstance(node, Repeat):
+        return (node.next,)
+    return successors(node)
+
+
+def _where(chart: Chart, node: Node | None = None) -> str:
+    return f"{chart.path}:{node.line}" if node else chart.path
+
+
+def _check_targets(chart: Chart, out: list[Finding]) -> bool:
+    """True when every node leads only to nodes that exist (the graph checks need that)."""
+    before = len(out)
+    for node in chart.nodes.values():
+        for target in successors(node):
+            if target not in chart.nodes:
+                out.append(Finding(_where(chart, node), f"node {node.id!r} leads to {target!r}, which does not exist"))
+    return len(out) == before
+
+
+def _check_reachable(chart: Chart, out: list[Finding]) -> None:
+    seen, todo = {chart.start}, [chart.start]
+    while todo:
+        for target in successors(chart.nodes[todo.pop()]):
+            if target in chart.nodes and target not in seen:
+                seen.add(target)
+                todo.append(target)
+    for node in chart.nodes.values():
+        if node.id not in seen:
+            out.append(Finding(_where(chart, node), f"node {node.id!r} cannot be reached from {chart.start!r}"))
+
+
+def _check_loops(chart: Chart, out: list[Finding]) -> None:
+    """No path may return to an earlier node except through a repeat; a repeat must really loop."""
+    state: dict[str, int] = {}
+
+    def visit(node_id: str, trail: list[str]) -> None:
+        state[node_id] = 1
+        for target in _forward(chart.nodes[node_id]):
+            if target not in chart.nodes:
+                continue
+            if state.get(target) == 1:
+                loop = " → ".join([*trail[trail.index(target) :], target])
+                out.append(Finding(_where(chart, chart.nodes[node_id]), f"loop without a repeat node: {loop}"))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[node_id] = 2
+
+    visit(chart.start, [chart.start])
+    for node in chart.nodes.values():
+        if isinstance(node, Repeat) and node.again in chart.nodes and node.id not in _reach(chart, node.again):
+            out.append(Finding(_where(chart, node), f"repeat {node.id!r}: {node.again!r} does not lead back to it"))
+
+
+def _reach(chart: Chart, start: str) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for target in _forward(chart.nodes[todo.pop()]):
+            if target in chart.nodes and target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook, out: list[Finding]) -> None:
+    for ref in chart.laws:
+        if not book.exists(ref):
+            out.append(Finding(chart.path, f"chart law {ref!r} is not in the {book.edition} Laws"))
+    if chart.edition != book.edition:
+        out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
+    if not chart.keywords:
+        out.append(Finding(chart.path, "no keywords: the matcher could never offer this chart"))
+    for node in chart.nodes.values():
+        here = _where(chart, node)
+        for ref in node.laws:
+            if parse_canonical(ref) is None:
+                out.append(Finding(here, f"{ref!r} is not a law reference (write it like 27B1(a))"))
+            elif not book.exists(ref):
+                out.append(Finding(here, f"Law {ref} does not exist in the {book.edition} Laws"))
+        match node:
+            case Ruling() if not node.laws:
+                out.append(Finding(here, f"ruling {node.id!r} cites no law"))
+            case Question():
+                if len(node.options) < 2:
+                    out.append(Finding(here, f"question {node.id!r} offers fewer than two options"))
+                ids = [o.id for o in node.options]
+                for option in node.options:
+                    if ids.count(option.id) > 1:
+                        out.append(Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} repeated"))
+                    if not NODE_ID.match(option.id):
+                        out.append(
+                            Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} is not well formed")
+                        )
+            case Jump():
+                target = charts.get(node.jump)
+                if target is None:
+                    out.append(Finding(here, f"jump to chart {node.jump!r}, which does not exist"))
+                    continue
+                for name, value in node.with_.items():
+                    variable = target.variables.get(name)
+                    if variable is None:
+                        out.append(Finding(here, f"jump passes {name!r}, which {node.jump!r} does not declare"))
+                    elif value.startswith("$"):
+                        mine = chart.variables.get(value[1:])
+                        if mine is None:
+                            out.append(Finding(here, f"jump passes {value}, which this chart does not declare"))
+                        elif set(mine.values) - set(variable.values):
+                            extra = sorted(set(mine.values) - set(variable.values))
+                            out.append(Finding(here, f"{node.jump!r} has no value {extra} for {name!r}"))
+                    elif value not in variable.values:
+                        out.append(Finding(here, f"{value!r} is not a value of {node.jump!r}'s {name!r}"))
+            case Branch():
+                variable = chart.variables.get(node.branch)
+                if variable is None:
+                    out.append(Finding(here, f"branch on {node.branch!r}, which is not declared"))
+                    continue
+                for value in node.cases:
+                    if value not in variable.values:
+                        out.append(Finding(here, f"branch case {value!r} is not a value of {node.branch!r}"))
+                if node.otherwise is None and set(variable.values) - set(node.cases):
+                    missing = sorted(set(variable.values) - set(node.cases))
+                    out.append(Finding(here, f"branch on {node.branch!r} misses {missing} and has no 'otherwise'"))
+
+
+def _check_variables(chart: Chart, out: list[Finding]) -> None:
+    """Every placeholder names a declared variable that is set on every path reaching it."""
+    for node in chart.nodes.values():
+        if isinstance(node, Question):
+            for option in node.options:
+                for name, value in option.sets.items():
+                    variable = chart.variables.get(name)
+                    if variable is None:
+                        out.append(Finding(f"{chart.path}:{option.line}", f"sets {name!r}, which is not declared"))
+                    elif value not in variable.values:
+                        out.append(Finding(f"{chart.path}:{option.line}", f"{value!r} is not a value of {name!r}"))
+    defaults = {name for name, v in chart.variables.items() if v.default}
+    known = _definitely_set(chart)
+    for node in chart.nodes.values():
+        set_here = known.get(node.id, frozenset(chart.variables)) | defaults
+        if isinstance(node, Branch) and node.otherwise is None and node.branch not in set_here:
+            out.append(Finding(_where(chart, node), f"{node.branch!r} may be unset here: add 'otherwise'"))
+        for text in texts(node):
+            for name in PLACEHOLDER.findall(text):
+                if name not in chart.variables:
+                    out.append(Finding(_where(chart, node), f"{{{name}}} is not a declared variable"))
+                elif name not in set_here:
+                    out.append(Finding(_where(chart, node), f"{{{name}}} may be unset on a path to {node.id!r}"))
+
+
+def _definitely_set(chart: Chart) -> dict[str, frozenset[str]]:
+    """For each node, the variables set on every path from the start (a forward must-analysis)."""
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(node_id: str) -> None:
+        seen.add(node_id)
+        for target in _forward(chart.nodes[node_id]):
+            if target in chart.nodes and target not in seen:
+                visit(target)
+        order.append(node_id)
+
+    visit(chart.start)
+    known: dict[str, frozenset[str]] = {chart.start: frozenset()}
+    for node_id in reversed(order):
+        node, here = chart.nodes[node_id], known.get(node_id, frozenset())
+        edges: list[tuple[str, frozenset[str]]] = []
+        if isinstance(node, Question):
+            edges = [(o.next, here | set(o.sets)) for o in node.options]
+        elif isinstance(node, Branch):
+            edges = [(t, here | {node.branch}) for t in node.cases.values()]
+            edges += [(node.otherwise, here)] if node.otherwise else []
+        else:
+            edges = [(t, here) for t in _forward(node)]
+        for target, carried in edges:
+            if target in chart.nodes:
+                known[target] = known[target] & carried if target in known else carried
+    return known
+
+
+def _check_jump_cycles(charts: Mapping[str, Chart], out: list[Finding]) -> None:
+    graph = {
+        cid: {n.jump for n in chart.nodes.values() if isinstance(n, Jump) and n.jump in charts}
+        for cid, chart in charts.items()
+    }
+    state: dict[str, int] = {}
+
+    def visit(cid: str, trail: list[str]) -> None:
+        state[cid] = 1
+        for target in sorted(graph[cid]):
+            if state.get(target) == 1:
+                cycle = " → ".join([*trail[trail.index(target) :], target])
+                out.append(Finding(charts[cid].path, f"charts jump in a circle: {cycle}"))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[cid] = 2
+
+    for cid in sorted(graph):
+        if cid not in state:
+            visit(cid, [cid])
+
+
+def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
+    """Every problem in every chart."""
+    problems: list[Finding] = []
+    for chart in charts.values():
+        if not _check_targets(chart, problems):
+            continue
+        _check_reachable(chart, problems)
+        _check_loops(chart, problems)
+        _check_node_shapes(chart, charts, book, problems)
+        _check_variables(chart, problems)
+    _check_jump_cycles(charts, problems)
+    return LintReport(problems, [])

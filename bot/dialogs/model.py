@@ -1,0 +1,165 @@
+"""Flowcharts as data: the chart and node types that the loader builds and the engine walks.
+
+A node's kind is its class. Nothing here knows about YAML, storage or any front end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_-]*)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Variable:
+    """A declared fact an answer records (who the offender is) so later text and routing may use it."""
+
+    name: str
+    about: str
+    values: dict[str, str]
+    default: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    id: str
+    label: str
+    next: str
+    sets: dict[str, str] = field(default_factory=dict)
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    id: str
+    laws: tuple[str, ...] = ()
+    basis: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question(Node):
+    ask: str
+    options: tuple[Option, ...]
+    help: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruling(Node):
+    ruling: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Note(Node):
+    note: str
+    next: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Jump(Node):
+    jump: str
+    with_: dict[str, str] = field(default_factory=dict)
+    next: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Park(Node):
+    park: str
+    next: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Repeat(Node):
+    repeat: str
+    again: str
+    next: str
+    again_label: str = "Yes — again"
+    next_label: str = "No — continue"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Branch(Node):
+    branch: str
+    cases: dict[str, str]
+    otherwise: str | None = None
+
+
+# The option ids the engine gives to nodes whose choices are not written in the chart.
+CONTINUE = "continue"
+AGAIN = "again"
+
+
+def choices(node: Node) -> tuple[tuple[str, str, str], ...]:
+    """The (option id, label, next node) a director can pick at a node; empty where nothing is asked."""
+    match node:
+        case Question():
+            return tuple((o.id, o.label, o.next) for o in node.options)
+        case Note():
+            return ((CONTINUE, "Continue", node.next),)
+        case Park():
+            return ((CONTINUE, "Resume", node.next),)
+        case Repeat():
+            return ((AGAIN, node.again_label, node.again), (CONTINUE, node.next_label, node.next))
+    return ()
+
+
+def successors(node: Node) -> tuple[str, ...]:
+    """Every node of the same chart this node can lead to."""
+    match node:
+        case Branch():
+            targets = [*node.cases.values(), *([node.otherwise] if node.otherwise else [])]
+            return tuple(dict.fromkeys(targets))
+        case Jump():
+            return (node.next,) if node.next else ()
+    return tuple(dict.fromkeys(target for _id, _label, target in choices(node)))
+
+
+def prompt(node: Node) -> str:
+    """What the director reads at a node before choosing (or the ruling's words)."""
+    match node:
+        case Question():
+            return node.ask
+        case Note():
+            return node.note
+        case Park():
+            return node.park
+        case Repeat():
+            return node.repeat
+        case Ruling():
+            return node.ruling
+    return ""
+
+
+def texts(node: Node) -> tuple[str, ...]:
+    """The text fields a director reads at this node (where placeholders may appear)."""
+    match node:
+        case Question():
+            return (node.ask, *(o.label for o in node.options), *([node.help] if node.help else []))
+        case Ruling():
+            return (node.ruling,)
+        case Note():
+            return (node.note,)
+        case Park():
+            return (node.park,)
+        case Repeat():
+            return (node.repeat, node.again_label, node.next_label)
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    id: str
+    title: str
+    edition: str
+    version: int
+    laws: tuple[str, ...]
+    keywords: tuple[str, ...]
+    start: str
+    nodes: dict[str, Node]
+    variables: dict[str, Variable] = field(default_factory=dict)
+    summary: str | None = None
+    path: str = ""
+
+    def node(self, node_id: str) -> Node:
+        return self.nodes[node_id]

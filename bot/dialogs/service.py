@@ -1,0 +1,248 @@
+"""Dialogs: the one place where a director's action becomes a stored event and a screen to show.
+
+Front ends (terminal, Telegram, tests) call these methods and render the ``Screen`` they get back.
+Each action reads the session's log, replays it through the engine, checks the action against where
+the session stands, and appends the new event; the position is derived, never trusted from the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
+from bot.dialogs.model import Chart, Park, Question, Ruling, choices, prompt
+from bot.store import Conflict, Event, Position, SessionRow, Store
+
+
+class DialogError(Exception):
+    """An action that cannot be done; the message is fit for the user."""
+
+
+class NotFound(DialogError):
+    """No such session for this user (unknown, or someone else's: the same answer for both)."""
+
+
+class Stale(DialogError):
+    """The action was for an earlier position; ``screen`` is where the session stands now."""
+
+    def __init__(self, message: str, screen: Screen) -> None:
+        super().__init__(message)
+        self.screen = screen
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What a front end shows: the node the session stands at, or its final ruling."""
+
+    session_id: int
+    chart_id: str
+    chart_title: str
+    status: str  # open, parked or finished
+    step: int  # answers given so far; a press must name it, so an old button is recognised
+    kind: str  # question, note, park, repeat or ruling
+    node_id: str
+    text: str
+    laws: tuple[str, ...]
+    options: tuple[Choice, ...]
+    help: str | None
+    basis: str | None
+    path: tuple[Answered, ...]
+    rulings: tuple[Reached, ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: int
+    chart_id: str
+    chart_title: str
+    status: str
+    step: int
+    updated: float
+
+
+_KIND_NAMES = {Question: "question", Park: "park", Ruling: "ruling"}
+
+
+def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step]:
+    """Replay a log into the answers that stand now."""
+    steps: list[Step] = []
+    for event in events:
+        data = event.data
+        match event.kind:
+            case "answer" | "resume":
+                steps.append(Step(data["chart"], data["node"], data["option"]))
+            case "back":
+                if steps:
+                    steps.pop()
+            case "restart":
+                steps = []
+            case "change":
+                steps = engine.change(chart_id, steps, int(data["index"]), data["option"])
+    return steps
+
+
+class Dialogs:
+    """Start, answer and navigate sessions for any front end."""
+
+    def __init__(self, store: Store, charts: Mapping[str, Chart]) -> None:
+        self.store = store
+        self.charts = charts
+        self.engine = Engine(charts)
+
+    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
+        chart = self.charts.get(chart_id)
+        if chart is None:
+            raise DialogError(f"There is no chart {chart_id!r}. Type 'charts' to see them.")
+        walk = self.engine.begin(chart_id)
+        session_id = await self.store.create_session(
+            owner, chat, chart_id, chart.version, {"chart": chart_id, "version": chart.version}, _position(walk)
+        )
+        return self._screen(session_id, chart, walk)
+
+    async def screen(self, owner: str, session_id: int) -> Screen:
+        row, walk, _events = await self._load(owner, session_id)
+        return self._screen(row.id, self.charts[row.chart_id], walk)
+
+    async def answer(self, owner: str, session_id: int, step: int, option: str) -> Screen:
+        """Take an answer given at ``step``; Stale (nothing stored) if the session has moved on."""
+        row, walk, events = await self._load(owner, session_id)
+        if step != len(walk.steps) or walk.finished:
+            raise Stale(
+                "That button is from an earlier question.", self._screen(row.id, self.charts[row.chart_id], walk)
+            )
+        node = walk.node
+        picked = Step(walk.chart.id, node.id, option)
+        try:
+            self.engine.take(walk, picked)
+        except StaleAnswer as exc:
+            raise Stale("That is not an option here.", self._screen(row.id, self.charts[row.chart_id], walk)) from exc
+        kind = "resume" if isinstance(node, Park) else "answer"
+        return await self._record(row, events, walk, [(kind, picked.as_data())])
+
+    async def resume(self, owner: str, session_id: int) -> Screen:
+        """Continue a parked session past its park node; any other session is simply shown."""
+        row, walk, _events = await self._load(owner, session_id)
+        if not walk.parked:
+            return self._screen(row.id, self.charts[row.chart_id], walk)
+        return await self.answer(owner, session_id, len(walk.steps), "continue")
+
+    async def back(self, owner: str, session_id: int) -> Screen:
+        row, walk, events = await self._load(owner, session_id)
+        if not walk.steps:
+            raise Stale("This is the first question: there is nothing to undo.", self._screen(row.id, walk.chart, walk))
+        walk = self.engine.walk(row.chart_id, walk.steps[:-1])
+        return await self._record(row, events, walk, [("back", {})])
+
+    async def restart(self, owner: str, session_id: int) -> Screen:
+        row, _walk, events = await self._load(owner, session_id)
+        return await self._record(row, events, self.engine.begin(row.chart_id), [("restart", {})])
+
+    async def reopen(self, owner: str, session_id: int, number: int) -> Screen:
+        """The question of answer ``number`` (1-based), to be answered again with ``change``."""
+        row, walk, _events = await self._load(owner, session_id)
+        if not 1 <= number <= len(walk.steps):
+            raise DialogError(f"There is no answer {number}: this session has {len(walk.steps)}.")
+        earlier = self.engine.walk(row.chart_id, walk.steps[: number - 1])
+        return self._screen(row.id, self.charts[row.chart_id], earlier)
+
+    async def change(self, owner: str, session_id: int, number: int, option: str) -> Screen:
+        """Answer question ``number`` (1-based) differently; later answers stay where the path allows."""
+        row, walk, events = await self._load(owner, session_id)
+        try:
+            steps = self.engine.change(row.chart_id, walk.steps, number - 1, option)
+        except StaleAnswer as exc:
+            raise Stale("That answer cannot be changed that way.", self._screen(row.id, walk.chart, walk)) from exc
+        changed = self.engine.walk(row.chart_id, steps)
+        return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option})])
+
+    async def sessions(
+        self, owner: str, statuses: tuple[str, ...] = ("open", "parked"), limit: int = 20
+    ) -> list[SessionInfo]:
+        rows = await self.store.sessions(owner, statuses, limit)
+        return [SessionInfo(r.id, r.chart_id, self._title(r.chart_id), r.status, r.step, r.updated) for r in rows]
+
+    def _title(self, chart_id: str) -> str:
+        chart = self.charts.get(chart_id)
+        return chart.title if chart else chart_id
+
+    async def _load(self, owner: str, session_id: int) -> tuple[SessionRow, Walk, list[Event]]:
+        row = await self.store.session(session_id)
+        if row is None or row.owner != owner:
+            raise NotFound(f"There is no session {session_id} of yours.")
+        if row.chart_id not in self.charts:
+            raise DialogError(f"Session {session_id} used the chart {row.chart_id!r}, which no longer exists.")
+        events = await self.store.events(session_id)
+        try:
+            walk = self.engine.walk(row.chart_id, _steps_from(self.engine, row.chart_id, events))
+        except ChartMismatch as exc:
+            raise DialogError(
+                f"The chart {row.chart_id!r} has changed since session {session_id} began; its record is kept."
+                " Start the chart again."
+            ) from exc
+        return row, walk, events
+
+    async def _record(
+        self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]
+    ) -> Screen:
+        """Store the action, plus a marker when the session parks or ends (the record's timestamps)."""
+        if walk.parked:
+            new.append(("park", {"node": walk.node.id}))
+        elif walk.finished:
+            new.append(("ruling", {"rulings": [f"{r.chart}/{r.node}" for r in walk.rulings]}))
+        try:
+            await self.store.append(row.id, len(events), new, _position(walk))
+        except Conflict as exc:
+            now = await self.screen(row.owner, row.id)
+            raise Stale("Another answer was stored first.", now) from exc
+        return self._screen(row.id, self.charts[row.chart_id], walk)
+
+    def _screen(self, session_id: int, chart: Chart, walk: Walk) -> Screen:
+        common = {
+            "session_id": session_id,
+            "chart_id": chart.id,
+            "chart_title": chart.title,
+            "status": walk.status,
+            "step": len(walk.steps),
+            "path": tuple(walk.answered),
+            "rulings": tuple(walk.rulings),
+        }
+        if walk.finished:
+            last = walk.rulings[-1] if walk.rulings else None
+            laws = tuple(dict.fromkeys(ref for r in walk.rulings for ref in r.laws))
+            return Screen(
+                kind="ruling",
+                node_id=last.node if last else "",
+                text="\n".join(r.text for r in walk.rulings),
+                laws=laws,
+                options=(),
+                help=None,
+                basis=None,
+                **common,
+            )
+        node = walk.node
+        return Screen(
+            kind=_KIND_NAMES.get(type(node), type(node).__name__.lower()),
+            node_id=node.id,
+            text=walk.render(prompt(node)),
+            laws=node.laws,
+            options=tuple(Choice(oid, walk.render(label)) for oid, label, _next in choices(node)),
+            help=walk.render(node.help) if isinstance(node, Question) and node.help else None,
+            basis=node.basis,
+            **common,
+        )
+
+
+def _position(walk: Walk) -> Position:
+    return Position(walk.status, len(walk.steps), "" if walk.finished else f"{walk.chart.id}/{walk.node.id}")
