@@ -6,11 +6,15 @@ Every command returns an exit status; errors a user can cause print one clear li
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
+from bot.dialogs import ChartError, load_charts
+from bot.dialogs.lint import lint_charts
+from bot.dialogs.report import coverage_map, coverage_nodes
 from bot.laws import Definition, KnowledgeError, LawBook, load_lawbook
-from bot.laws.lint import LintReport, lint_lawbook
+from bot.laws.lint import Finding, LintReport, lint_lawbook
 from bot.laws.text import format_definition, format_definitions, format_passage
 
 
@@ -40,8 +44,16 @@ def run_law(args: argparse.Namespace) -> int:
 
 
 def collect_lint() -> LintReport:
-    """Everything ``lint`` checks, as one report."""
-    return lint_lawbook(load_lawbook())
+    """Everything ``lint`` checks, as one report: the knowledge base, then every chart."""
+    book = load_lawbook()
+    report = lint_lawbook(book)
+    try:
+        charts = load_charts()
+    except ChartError as exc:
+        report.problems.append(Finding(f"{exc.path}:{exc.line}", exc.message))
+        return report
+    report.extend(lint_charts(charts, book))
+    return report
 
 
 def run_lint(_args: argparse.Namespace) -> int:
@@ -53,7 +65,26 @@ def run_lint(_args: argparse.Namespace) -> int:
     if report.problems:
         print(f"{len(report.problems)} problem(s) found.")
         return 1
-    print(f"OK: knowledge base clean ({len(report.known_gaps)} known gap(s) recorded).")
+    print(f"OK: knowledge base and charts clean ({len(report.known_gaps)} known gap(s) recorded).")
+    return 0
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    """Which charts cite each law 1–93 (``--json``: law number → sorted chart ids)."""
+    book, charts = load_lawbook(), load_charts()
+    cover = coverage_map(charts, book)
+    if args.json:
+        print(json.dumps(cover, sort_keys=False))
+        return 0
+    places = coverage_nodes(charts)
+    for number, ids in cover.items():
+        law = book.laws.get(int(number))
+        title = law.title if law else "?"
+        print(f"Law {number:>2} {title}: {', '.join(ids) if ids else '— no chart'}")
+        for place in places.get(int(number), []):
+            print(f"         {place}")
+    uncovered = [n for n, ids in cover.items() if not ids]
+    print(f"\n{len(cover) - len(uncovered)} of {len(cover)} laws cited by at least one chart.")
     return 0
 
 
@@ -72,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     law.set_defaults(handler=run_law)
     lint = commands.add_parser("lint", help="validate the knowledge base and every flowchart")
     lint.set_defaults(handler=run_lint)
+    coverage = commands.add_parser("coverage", help="list, for each law 1–93, the charts and nodes that cite it")
+    coverage.add_argument("--json", action="store_true", help="one JSON object: law number -> chart ids")
+    coverage.set_defaults(handler=run_coverage)
     chat = commands.add_parser("chat", help="chat in the terminal (the default)")
     chat.set_defaults(handler=run_chat)
     return parser
@@ -83,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args))
     except KnowledgeError as exc:
         print(f"The knowledge base could not be read: {exc}", file=sys.stderr)
+        return 2
+    except ChartError as exc:
+        print(f"A chart could not be read: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

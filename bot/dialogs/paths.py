@@ -1,0 +1,72 @@
+"""Every path through a chart, walked by the real engine: the basis of the generated tests and snapshots.
+
+A path is the list of answers from the start to the end of the dialogue. Charts reached by a jump are
+walked inside the caller (their own paths are enumerated for themselves too). A repeat is taken
+"again" at most once per path, so loops are exercised without enumerating forever; a park is resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from bot.dialogs.engine import Engine, Reached, Step, Walk
+from bot.dialogs.model import AGAIN, Chart, Park, Repeat, choices
+
+MAX_PATHS = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPath:
+    steps: tuple[Step, ...]
+    rulings: tuple[Reached, ...]
+    parks: int
+
+    def describe(self, engine: Engine, chart_id: str) -> list[str]:
+        """The path as a director reads it: question → answer, then the rulings."""
+        walk = engine.walk(chart_id, self.steps)
+        lines = [f"{a.question} → {a.answer}" for a in walk.answered]
+        lines += [f"RULING ({', '.join(r.laws)}): {r.text}" for r in walk.rulings]
+        return lines
+
+
+def enumerate_paths(charts: Mapping[str, Chart], chart_id: str, limit: int = MAX_PATHS) -> list[ChartPath]:
+    """All paths of one chart, in a stable order; raises ValueError past ``limit`` (a chart too big to test)."""
+    engine = Engine(charts)
+    found: list[ChartPath] = []
+    for path in _explore(engine, chart_id, [], {}):
+        found.append(path)
+        if len(found) > limit:
+            raise ValueError(f"{chart_id} has more than {limit} paths")
+    return found
+
+
+def _explore(engine: Engine, chart_id: str, steps: list[Step], loops: dict[str, int]) -> Iterator[ChartPath]:
+    walk = engine.walk(chart_id, steps)
+    if walk.finished:
+        yield ChartPath(tuple(steps), tuple(walk.rulings), _parks(engine, chart_id, steps))
+        return
+    node = walk.node
+    for option_id, _label, _target in choices(node):
+        key = f"{walk.chart.id}/{node.id}"
+        if isinstance(node, Repeat) and option_id == AGAIN:
+            if loops.get(key, 0) >= 1:
+                continue
+            yield from _explore(
+                engine,
+                chart_id,
+                [*steps, Step(walk.chart.id, node.id, option_id)],
+                {**loops, key: loops.get(key, 0) + 1},
+            )
+            continue
+        yield from _explore(engine, chart_id, [*steps, Step(walk.chart.id, node.id, option_id)], loops)
+
+
+def _parks(engine: Engine, chart_id: str, steps: list[Step]) -> int:
+    walk: Walk = engine.begin(chart_id)
+    parks = 0
+    for step in steps:
+        if isinstance(walk.node, Park):
+            parks += 1
+        engine.take(walk, step)
+    return parks
