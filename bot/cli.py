@@ -13,28 +13,9 @@ from collections.abc import Sequence
 from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
 from bot.dialogs.report import coverage_map, coverage_nodes
-from bot.laws import Definition, KnowledgeError, LawBook, load_lawbook
+from bot.laws import KnowledgeError, load_lawbook
 from bot.laws.lint import Finding, LintReport, lint_lawbook
-from bot.laws.text import format_definition, format_definitions, format_passage
-
-
-def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:
-    """The text for ``law QUERY``: (found, text). Unknown references get the nearest existing ones."""
-    query = query.strip()
-    if not query:
-        return False, 'Say which law: for example  law 27,  law 27B1,  law definitions,  law "Penalty Card".\n'
-    if query.casefold() in {"definitions", "definition", "defs"}:
-        return True, format_definitions(book)
-    found = book.lookup(query)
-    if isinstance(found, Definition):
-        return True, format_definition(found)
-    if found is not None:
-        return True, format_passage(book, found)
-    suggestions = book.suggest(query)
-    text = f"There is no {query!r} in the 2017 Laws."
-    if suggestions:
-        text += " Nearest: " + ", ".join(suggestions) + "."
-    return False, text + "\n"
+from bot.laws.text import describe_lookup
 
 
 def run_law(args: argparse.Namespace) -> int:
@@ -88,6 +69,50 @@ def run_coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_render(args: argparse.Namespace) -> int:
+    """Print a chart as DOT (or Mermaid), with a stored session's path highlighted."""
+    from bot.dialogs.render import path_in_chart, to_dot, to_mermaid
+
+    charts = load_charts()
+    chart = charts.get(args.chart)
+    if chart is None:
+        print(f"There is no chart {args.chart!r}. Charts: {', '.join(sorted(charts))}", file=sys.stderr)
+        return 1
+    visited: set[str] = set()
+    taken: set[tuple[str, str]] = set()
+    if args.path is not None:
+        trail = asyncio.run(_session_trail(args.path))
+        if trail is None:
+            return 1
+        chart_id, steps = trail
+        if chart_id != chart.id:
+            print(f"Session {args.path} used the chart {chart_id!r}, not {chart.id!r}.", file=sys.stderr)
+            return 1
+        visited, taken = path_in_chart(chart.id, steps)
+    print((to_mermaid if args.mermaid else to_dot)(chart, visited, taken), end="")
+    return 0
+
+
+async def _session_trail(session_id: int) -> tuple[str, list[tuple[str, str]]] | None:
+    from bot.dialogs import DialogError, Dialogs
+    from bot.store import Store, StoreError
+    from bot.terminal import database_path
+
+    try:
+        store = await Store.open(database_path())
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+    try:
+        row, walk = await Dialogs(store, load_charts()).inspect(session_id)
+    except DialogError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+    finally:
+        await store.close()
+    return row.chart_id, walk.trail
+
+
 def run_chat(_args: argparse.Namespace) -> int:
     from bot.terminal import run_terminal
 
@@ -106,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     coverage = commands.add_parser("coverage", help="list, for each law 1–93, the charts and nodes that cite it")
     coverage.add_argument("--json", action="store_true", help="one JSON object: law number -> chart ids")
     coverage.set_defaults(handler=run_coverage)
+    render = commands.add_parser("render", help="print a chart as Graphviz DOT (or Mermaid)")
+    render.add_argument("chart", help="the chart id")
+    render.add_argument("--mermaid", action="store_true", help="Mermaid instead of DOT")
+    render.add_argument("--path", type=int, metavar="SESSION", help="highlight the path a stored session took")
+    render.set_defaults(handler=run_render)
     chat = commands.add_parser("chat", help="chat in the terminal (the default)")
     chat.set_defaults(handler=run_chat)
     return parser

@@ -83,6 +83,7 @@ class Walk:
     answered: list[Answered] = field(default_factory=list)
     rulings: list[Reached] = field(default_factory=list)
     jumps: list[str] = field(default_factory=list)
+    trail: list[tuple[str, str]] = field(default_factory=list)  # every (chart, node) visited, in order
 
     @property
     def finished(self) -> bool:
@@ -188,6 +189,7 @@ class Engine:
         while walk.frames:
             frame = walk.frames[-1]
             node = frame.chart.nodes[frame.node]
+            walk.trail.append((frame.chart.id, node.id))
             match node:
                 case Branch():
                     value = frame.values.get(node.branch) or frame.chart.variables[node.branch].default

@@ -181,17 +181,29 @@ class Dialogs:
         row = await self.store.session(session_id)
         if row is None or row.owner != owner:
             raise NotFound(f"There is no session {session_id} of yours.")
+        walk, events = await self._replay(row)
+        return row, walk, events
+
+    async def inspect(self, session_id: int) -> tuple[SessionRow, Walk]:
+        """Any session's state, without an owner check: for local tools (render, export), not front ends."""
+        row = await self.store.session(session_id)
+        if row is None:
+            raise NotFound(f"There is no session {session_id}.")
+        walk, _events = await self._replay(row)
+        return row, walk
+
+    async def _replay(self, row: SessionRow) -> tuple[Walk, list[Event]]:
         if row.chart_id not in self.charts:
-            raise DialogError(f"Session {session_id} used the chart {row.chart_id!r}, which no longer exists.")
-        events = await self.store.events(session_id)
+            raise DialogError(f"Session {row.id} used the chart {row.chart_id!r}, which no longer exists.")
+        events = await self.store.events(row.id)
         try:
             walk = self.engine.walk(row.chart_id, _steps_from(self.engine, row.chart_id, events))
         except ChartMismatch as exc:
             raise DialogError(
-                f"The chart {row.chart_id!r} has changed since session {session_id} began; its record is kept."
+                f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
                 " Start the chart again."
             ) from exc
-        return row, walk, events
+        return walk, events
 
     async def _record(
         self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]

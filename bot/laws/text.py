@@ -66,3 +66,22 @@ def short_quote(book: LawBook, ref: str) -> str:
     if len(body) > SHORT_QUOTE:
         body = body[:SHORT_QUOTE].rsplit(" ", 1)[0] + " …"
     return body
+
+
+def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:
+    """The text for ``law QUERY``: (found, text). Unknown references get the nearest existing ones."""
+    query = query.strip()
+    if not query:
+        return False, 'Say which law: for example  law 27,  law 27B1,  law definitions,  law "Penalty Card".\n'
+    if query.casefold() in {"definitions", "definition", "defs"}:
+        return True, format_definitions(book)
+    found = book.lookup(query)
+    if isinstance(found, Definition):
+        return True, format_definition(found)
+    if found is not None:
+        return True, format_passage(book, found)
+    suggestions = book.suggest(query)
+    text = f"There is no {query!r} in the 2017 Laws."
+    if suggestions:
+        text += " Nearest: " + ", ".join(suggestions) + "."
+    return False, text + "\n"

@@ -1,0 +1,117 @@
+"""A chart as a picture: Graphviz DOT or Mermaid text, optionally with a session's path highlighted."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from itertools import pairwise
+
+from bot.dialogs.model import (
+    AGAIN,
+    Branch,
+    Chart,
+    Jump,
+    Node,
+    Note,
+    Park,
+    Question,
+    Repeat,
+    Ruling,
+    choices,
+    prompt,
+)
+
+_DOT_SHAPES = {Question: "diamond", Ruling: "box", Note: "note", Jump: "cds", Park: "octagon", Repeat: "hexagon"}
+_WRAP = 34
+
+
+def _wrap(text: str, width: int = _WRAP) -> str:
+    """Break a label into short lines so the picture stays narrow."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + len(word) < width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def _label(node: Node) -> str:
+    match node:
+        case Jump():
+            return f"→ chart {node.jump}"
+        case Branch():
+            return f"by {node.branch}"
+    text = prompt(node)
+    if node.laws:
+        text += f" [{', '.join(node.laws)}]"
+    return text
+
+
+def _edges(node: Node) -> list[tuple[str, str]]:
+    """(target, label) for each way out of a node."""
+    match node:
+        case Branch():
+            out = [(target, value) for value, target in node.cases.items()]
+            return out + ([(node.otherwise, "otherwise")] if node.otherwise else [])
+        case Jump():
+            return [(node.next, "when done")] if node.next else []
+        case Repeat():
+            return [(node.again if oid == AGAIN else target, label) for oid, label, target in choices(node)]
+    return [(target, label) for _oid, label, target in choices(node)]
+
+
+def to_dot(chart: Chart, visited: Collection[str] = (), taken: Collection[tuple[str, str]] = ()) -> str:
+    """Graphviz DOT; nodes in ``visited`` and edges in ``taken`` are drawn bold and coloured."""
+    lines = [
+        f"digraph {json.dumps(chart.id)} {{",
+        f"  label={json.dumps(chart.title + ' (2017 Laws ' + ', '.join(chart.laws) + ')')};",
+        '  labelloc="t"; rankdir="TB";',
+        '  node [fontname="Helvetica", fontsize=10]; edge [fontname="Helvetica", fontsize=9];',
+    ]
+    for node in chart.nodes.values():
+        shape = _DOT_SHAPES.get(type(node), "ellipse")
+        style = ', style="bold,filled", fillcolor="#ffe08a", color="#b35900"' if node.id in visited else ""
+        lines.append(f"  {json.dumps(node.id)} [shape={shape}, label={json.dumps(_wrap(_label(node)))}{style}];")
+    for node in chart.nodes.values():
+        for target, label in _edges(node):
+            style = ', penwidth=2.5, color="#b35900"' if (node.id, target) in taken else ""
+            lines.append(
+                f"  {json.dumps(node.id)} -> {json.dumps(target)} [label={json.dumps(_wrap(label, 24))}{style}];"
+            )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_text(text: str) -> str:
+    return json.dumps(text.replace('"', "'")).replace("\\n", "<br/>")
+
+
+def to_mermaid(chart: Chart, visited: Collection[str] = (), taken: Collection[tuple[str, str]] = ()) -> str:
+    """Mermaid flowchart text; the path taken is styled."""
+    ids = {node_id: f"n{i}" for i, node_id in enumerate(chart.nodes)}
+    lines = ["flowchart TD", f"  %% {chart.title} ({chart.id}, version {chart.version})"]
+    for node in chart.nodes.values():
+        text = _mermaid_text(_wrap(_label(node)))
+        opening, closing = ("{", "}") if isinstance(node, Question) else ("[", "]")
+        lines.append(f"  {ids[node.id]}{opening}{text}{closing}")
+    link = 0
+    highlighted: list[int] = []
+    for node in chart.nodes.values():
+        for target, label in _edges(node):
+            lines.append(f"  {ids[node.id]} -->|{_mermaid_text(label)}| {ids[target]}")
+            if (node.id, target) in taken:
+                highlighted.append(link)
+            link += 1
+    for node_id in visited:
+        if node_id in ids:
+            lines.append(f"  style {ids[node_id]} fill:#ffe08a,stroke:#b35900,stroke-width:2px")
+    if highlighted:
+        lines.append(f"  linkStyle {','.join(map(str, highlighted))} stroke:#b35900,stroke-width:3px")
+    return "\n".join(lines) + "\n"
+
+
+def path_in_chart(chart_id: str, trail: list[tuple[str, str]]) -> tuple[set[str], set[tuple[str, str]]]:
+    """The nodes visited and edges taken within one chart, from a walk's trail."""
+    own = [node for chart, node in trail if chart == chart_id]
+    return set(own), set(pairwise(own))

@@ -1,0 +1,257 @@
+"""The conversation in a terminal: the same engine and store as Telegram, rendered as plain text.
+
+``TerminalChat.handle(line)`` takes one line and returns the reply, so tests drive it without a
+terminal; ``run_terminal`` is the read–reply loop around it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
+from bot.laws import LawBook, load_lawbook
+from bot.laws.text import describe_lookup, format_passage, short_quote
+from bot.store import DEFAULT_DB, Store, StoreBusy, StoreError
+
+HELP = """\
+Describe what happened, or use a command:
+  law REF         show a law, section or definition (law 54A, law "penalty card", law definitions)
+  charts          list the charts;   chart ID   start one (chart insufficient-bid)
+  1, 2, 3 …       answer the question shown
+  more            the full text of the laws the question rests on
+  back            undo the last answer;   restart   start the chart again
+  history         the answers so far;     change N  answer question N again
+  resume [N]      list open and parked sessions, or continue session N
+  parked          list parked sessions ("call me back at the end of the hand")
+  help            this text;   quit   leave (nothing is lost: 'resume' continues later)"""
+
+
+def screen_text(book: LawBook, screen: Screen) -> str:
+    """A question, note, park or final ruling as plain text."""
+    if screen.finished:
+        return ruling_text(book, screen)
+    lines = [f"[{screen.chart_title} · session {screen.session_id} · answer {screen.step + 1}]"]
+    if screen.kind == "park":
+        lines.append("PARKED — " + screen.text)
+    else:
+        lines.append(screen.text)
+    if screen.help:
+        lines.append(f"  ({screen.help})")
+    for ref in screen.laws:
+        quote = short_quote(book, ref)
+        if quote:
+            lines.append(f"  Law {ref}: {quote}")
+    if screen.laws:
+        lines.append("  (type 'more' for the full law text)")
+    for number, choice in enumerate(screen.options, start=1):
+        lines.append(f"  {number}. {choice.label}")
+    return "\n".join(lines)
+
+
+def ruling_text(book: LawBook, screen: Screen) -> str:
+    """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
+    lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
+    lines += [f"• {r.text}" for r in screen.rulings]
+    lines += ["", "Laws applied:"]
+    for ref in screen.laws:
+        passage = book.passage(ref)
+        if passage is not None:
+            lines.append(format_passage(book, passage))
+    if screen.path:
+        lines.append("How we got here:")
+        lines += [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+    return "\n".join(lines).rstrip()
+
+
+class TerminalChat:
+    """One person's conversation in the terminal."""
+
+    def __init__(self, dialogs: Dialogs, book: LawBook, owner: str) -> None:
+        self.dialogs = dialogs
+        self.book = book
+        self.owner = owner
+        self.screen: Screen | None = None
+        self.changing: int | None = None  # the answer number being changed, while its question is shown
+        self.finished = False
+
+    async def handle(self, line: str) -> str:
+        """Reply to one line. Errors a user can cause come back as text; the session is never lost."""
+        text = line.strip()
+        if not text:
+            return ""
+        word, _, rest = text.partition(" ")
+        command = self._commands().get(word.casefold())
+        try:
+            if command is not None:
+                return await command(rest.strip())
+            if text.isdigit():
+                return await self._answer(int(text))
+            return self._unknown(text)
+        except Stale as exc:
+            self.screen = exc.screen
+            return f"{exc}\n\n{screen_text(self.book, exc.screen)}"
+        except StoreBusy:
+            return "The record is busy for a moment; nothing was lost. Please type that again."
+        except (DialogError, StoreError) as exc:
+            return str(exc)
+
+    def _commands(self) -> dict[str, Callable[[str], Awaitable[str]]]:
+        return {
+            "help": self._help,
+            "?": self._help,
+            "quit": self._quit,
+            "exit": self._quit,
+            "law": self._law,
+            "charts": self._charts,
+            "chart": self._chart,
+            "more": self._more,
+            "back": self._back,
+            "restart": self._restart,
+            "history": self._history,
+            "change": self._change,
+            "resume": self._resume,
+            "parked": self._parked,
+        }
+
+    def _unknown(self, text: str) -> str:
+        return f"I did not understand {text[:60]!r}. Type 'charts' to pick a chart, or 'help'."
+
+    async def _help(self, _rest: str) -> str:
+        return HELP
+
+    async def _quit(self, _rest: str) -> str:
+        self.finished = True
+        return "Goodbye. Open sessions stay stored: 'resume' continues them."
+
+    async def _law(self, rest: str) -> str:
+        return describe_lookup(self.book, rest)[1].rstrip()
+
+    async def _charts(self, _rest: str) -> str:
+        charts = sorted(self.dialogs.charts.values(), key=lambda c: c.title)
+        if not charts:
+            return "No charts are installed."
+        width = max(len(c.id) for c in charts)
+        lines = [f"  {c.id:<{width}}  {c.title} (Law {', '.join(c.laws)})" for c in charts]
+        return "Charts — type 'chart ID' to start one:\n" + "\n".join(lines)
+
+    async def _chart(self, rest: str) -> str:
+        if not rest:
+            return "Which chart? Type 'charts' to see them, then for example 'chart insufficient-bid'."
+        chart: Chart | None = self.dialogs.charts.get(rest.casefold())
+        if chart is None:
+            return f"There is no chart {rest!r}. Type 'charts' to see them."
+        return self._show(await self.dialogs.start(self.owner, chart.id))
+
+    def _show(self, screen: Screen) -> str:
+        self.screen = screen
+        self.changing = None
+        return screen_text(self.book, screen)
+
+    def _current(self) -> Screen:
+        if self.screen is None:
+            raise DialogError("No chart is open. Type 'charts', or 'resume' to continue a session.")
+        return self.screen
+
+    async def _answer(self, number: int) -> str:
+        screen = self._current()
+        if screen.finished:
+            return "This ruling is complete. Type 'restart', 'change N', or start another chart."
+        if not 1 <= number <= len(screen.options):
+            return f"Choose a number from 1 to {len(screen.options)}."
+        option = screen.options[number - 1].id
+        if self.changing is not None:
+            return self._show(await self.dialogs.change(self.owner, screen.session_id, self.changing, option))
+        return self._show(await self.dialogs.answer(self.owner, screen.session_id, screen.step, option))
+
+    async def _more(self, _rest: str) -> str:
+        screen = self._current()
+        passages = [p for ref in screen.laws if (p := self.book.passage(ref)) is not None]
+        if not passages:
+            return "This step quotes no law."
+        text = "\n".join(format_passage(self.book, p) for p in passages).rstrip()
+        return f"{text}\n\n(basis: {screen.basis})" if screen.basis else text
+
+    async def _back(self, _rest: str) -> str:
+        screen = self._current()
+        return self._show(await self.dialogs.back(self.owner, screen.session_id))
+
+    async def _restart(self, _rest: str) -> str:
+        screen = self._current()
+        return self._show(await self.dialogs.restart(self.owner, screen.session_id))
+
+    async def _history(self, _rest: str) -> str:
+        screen = self._current()
+        if not screen.path:
+            return "No answers yet."
+        lines = [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+        return "Answers so far (type 'change N' to answer one again):\n" + "\n".join(lines)
+
+    async def _change(self, rest: str) -> str:
+        screen = self._current()
+        if not rest.isdigit():
+            return "Which answer? For example 'change 2' (see 'history')."
+        number = int(rest)
+        question = await self.dialogs.reopen(self.owner, screen.session_id, number)
+        self.screen = question
+        self.changing = number
+        return f"Changing answer {number} (later answers are kept where they still apply):\n" + screen_text(
+            self.book, question
+        )
+
+    async def _resume(self, rest: str) -> str:
+        if rest.isdigit():
+            return self._show(await self.dialogs.resume(self.owner, int(rest)))
+        return await self._list(("open", "parked"), "Open and parked sessions — type 'resume N':")
+
+    async def _parked(self, _rest: str) -> str:
+        return await self._list(("parked",), "Parked sessions — type 'resume N' to continue one:")
+
+    async def _list(self, statuses: tuple[str, ...], title: str) -> str:
+        sessions = await self.dialogs.sessions(self.owner, statuses)
+        if not sessions:
+            return "No sessions waiting."
+        lines = [
+            f"  {s.id:>4}  {s.chart_title} — {s.status}, {s.step} answer(s), "
+            + time.strftime("%d %b %H:%M", time.localtime(s.updated))
+            for s in sessions
+        ]
+        return title + "\n" + "\n".join(lines)
+
+
+def database_path() -> Path:
+    """Where the bot keeps its records: ``BOT_DB`` or ``data/bot.sqlite3``."""
+    return Path(os.environ.get("BOT_DB", str(DEFAULT_DB)))
+
+
+async def _chat_loop() -> int:
+    book, charts = load_lawbook(), load_charts()
+    try:
+        store = await Store.open(database_path())
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    chat = TerminalChat(Dialogs(store, charts), book, f"terminal:{getpass.getuser()}")
+    print("The tournament director's companion — Laws of Duplicate Bridge 2017.")
+    print("Describe what happened, or type 'charts', 'law 27', 'help'.", flush=True)
+    try:
+        while not chat.finished:
+            try:
+                line = await asyncio.to_thread(input, "> ")
+            except EOFError:
+                break
+            reply = await chat.handle(line)
+            if reply:
+                print(reply, flush=True)
+    finally:
+        await store.close()
+    return 0
+
+
+def run_terminal() -> int:
+    return asyncio.run(_chat_loop())
