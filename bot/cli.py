@@ -6,6 +6,7 @@ Every command returns an exit status; errors a user can cause print one clear li
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from collections.abc import Sequence
