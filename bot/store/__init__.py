@@ -7,6 +7,7 @@ tells the user to try again; nothing half-written remains.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -109,6 +110,8 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
         self.path = path
+        # One connection serves every coroutine: a transaction must not interleave with another's statements.
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DB) -> Store:
@@ -159,6 +162,10 @@ class Store:
 
     async def _write(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
         """Run statements in one short transaction; returns the last row id."""
+        async with self._lock:
+            return await self._transaction(statements)
+
+    async def _transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
         try:
             await self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -223,7 +230,7 @@ class Store:
 
     async def _read(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         try:
-            async with self._db.execute(sql, params) as cursor:
+            async with self._lock, self._db.execute(sql, params) as cursor:
                 return list(await cursor.fetchall())
         except sqlite3.OperationalError as exc:
             raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc

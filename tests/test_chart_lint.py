@@ -1,0 +1,83 @@
+"""The chart linter finds every structural mistake a chart can hide from the loader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from bot.dialogs import parse_chart, read_charts
+from bot.dialogs.lint import lint_charts
+from bot.laws import LawBook, load_lawbook
+
+BASE = (FIXTURES / "dialogs" / "demo-main.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def book() -> LawBook:
+    return load_lawbook()
+
+
+def problems(book: LawBook, main: str) -> list[str]:
+    charts = read_charts(FIXTURES / "dialogs")
+    charts["demo-main"] = parse_chart(main, "dialogs/demo-main.yaml")
+    return [str(p) for p in lint_charts(charts, book).problems]
+
+
+def test_the_demo_charts_are_clean(book: LawBook) -> None:
+    assert problems(book, BASE) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("next: adjust}", "next: nowhere}"), "leads to 'nowhere', which does not exist"),
+        (("    again: card\n", "    again: stands\n"), "'stands' does not lead back to it"),
+        (
+            (
+                '      - {id: small, label: "No, a small card", next: minor}',
+                '      - {id: small, label: "No", next: who}',
+            ),
+            "loop without a repeat node: who → reminder → card → who",
+        ),
+        (
+            ('{id: rho, label: "RHO", set: {offender: rho}, next: reminder}', '{id: rho, label: "RHO", next: minor}'),
+            "{offender} may be unset on a path to 'minor'",
+        ),
+        (('laws: ["50C"]', 'laws: ["50Z"]'), "Law 50Z does not exist"),
+        (('laws: ["50C"]', 'laws: ["fifty"]'), "'fifty' is not a law reference"),
+        (('laws: ["50"]\nkeywords', 'laws: ["120"]\nkeywords'), "chart law '120' is not in the 2017 Laws"),
+        (("    jump: demo-sub\n    with", "    jump: demo-nothing\n    with"), "jump to chart 'demo-nothing'"),
+        (("with: {holder: $offender}", "with: {holder: north}"), "'north' is not a value of 'demo-sub''s 'holder'"),
+        (("with: {holder: $offender}", "with: {owner: $offender}"), "jump passes 'owner'"),
+        (("set: {offender: lho}", "set: {offender: north}"), "'north' is not a value of 'offender'"),
+        (("The card of {offender}", "The card of {culprit}"), "{culprit} is not a declared variable"),
+        (("keywords: [demo]", "keywords: []"), "no keywords"),
+        (('edition: "2017"', 'edition: "2007"'), "edition '2007'"),
+        (('{id: rho, label: "RHO",', '{id: lho, label: "RHO",'), "option id 'lho' repeated"),
+    ],
+)
+def test_mistakes_are_found(book: LawBook, change: tuple[str, str], expected: str) -> None:
+    text = BASE.replace(*change)
+    assert text != BASE, change
+    found = problems(book, text)
+    assert any(expected in p for p in found), found
+    assert all(p.startswith("dialogs/demo-main.yaml") for p in found)
+
+
+def test_unreachable_nodes_are_found(book: LawBook) -> None:
+    text = BASE + '  orphan:\n    ruling: Never shown.\n    laws: ["50"]\n'
+    assert any("'orphan' cannot be reached" in p for p in problems(book, text))
+
+
+def test_charts_that_jump_in_a_circle_are_found(book: LawBook, tmp_path: Path) -> None:
+    sub = (FIXTURES / "dialogs" / "demo-sub.yaml").read_text(encoding="utf-8")
+    sub = sub.replace(
+        '  major-rho:\n    ruling: A major penalty card for {holder}; declarer has lead options.\n    laws: ["50D2"]\n',
+        "  major-rho:\n    jump: demo-main\n",
+    )
+    (tmp_path / "demo-main.yaml").write_text(BASE, encoding="utf-8")
+    (tmp_path / "demo-sub.yaml").write_text(sub, encoding="utf-8")
+    found = [str(p) for p in lint_charts(read_charts(tmp_path), book).problems]
+    assert any("charts jump in a circle: demo-main → demo-sub → demo-main" in p for p in found), found

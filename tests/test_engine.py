@@ -1,0 +1,86 @@
+"""The engine walks charts exactly as the flowchart says, and refuses answers that do not fit."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import take
+
+from bot.dialogs import Engine, StaleAnswer, Step
+from bot.dialogs.engine import ChartMismatch
+from bot.dialogs.model import Park, Question, Repeat
+
+
+def test_answers_fill_variables_into_the_text(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "rho")
+    assert walk.node.id == "reminder"
+    assert walk.render(walk.node.note) == "The card of the right-hand opponent stays face up on the table."
+
+
+def test_a_ruling_ends_the_dialogue_with_its_laws(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "small")
+    assert walk.finished
+    assert [(r.text, r.laws) for r in walk.rulings] == [("A minor penalty card for the left-hand opponent.", ("50C",))]
+
+
+def test_a_jump_passes_variables_and_returns_to_the_caller(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "rho", "continue", "honour")
+    assert walk.rulings[-1].text == "A major penalty card for the right-hand opponent; declarer has lead options."
+    assert not walk.finished and isinstance(walk.node, Repeat)
+    assert walk.jumps == ["demo-sub"]
+
+
+def test_a_jump_without_next_ends_the_dialogue_with_the_other_chart(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue", "continue", "yes", "lho")
+    assert walk.finished
+    assert walk.rulings[-1].chart == "demo-sub" and walk.rulings[-1].laws == ("50B", "50D")
+
+
+def test_a_sub_chart_started_on_its_own_asks_what_a_caller_would_pass(engine: Engine) -> None:
+    walk = engine.begin("demo-sub")
+    assert isinstance(walk.node, Question) and walk.node.id == "ask-holder"
+
+
+def test_repeat_goes_back_and_park_waits(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "again")
+    assert walk.node.id == "card"
+    take(engine, walk, "honour", "continue")
+    assert isinstance(walk.node, Park) and walk.parked and walk.status == "parked"
+    take(engine, walk, "continue")
+    assert walk.node.id == "damaged" and walk.status == "open"
+
+
+@pytest.mark.parametrize(
+    ("node", "option"),
+    [("card", "lho"), ("who", "nonsense"), ("who", "")],
+)
+def test_an_answer_that_does_not_fit_changes_nothing(engine: Engine, node: str, option: str) -> None:
+    walk = engine.begin("demo-main")
+    with pytest.raises(StaleAnswer):
+        engine.take(walk, Step("demo-main", node, option))
+    assert walk.node.id == "who" and walk.steps == []
+
+
+def test_nothing_can_be_answered_after_the_ruling(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "small")
+    with pytest.raises(StaleAnswer):
+        engine.take(walk, Step("demo-main", "card", "small"))
+
+
+def test_change_keeps_later_answers_while_the_path_is_the_same(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue")
+    steps = engine.change("demo-main", walk.steps, 0, "rho")
+    assert [s.option for s in steps] == ["rho", "continue", "honour", "continue"]
+    changed = engine.walk("demo-main", steps)
+    assert changed.rulings[-1].text.endswith("right-hand opponent; declarer has lead options.")
+
+
+def test_change_drops_later_answers_where_the_path_changes(engine: Engine) -> None:
+    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue")
+    steps = engine.change("demo-main", walk.steps, 2, "small")
+    assert [s.option for s in steps] == ["lho", "continue", "small"]
+    assert engine.walk("demo-main", steps).finished
+
+
+def test_replaying_steps_that_no_longer_fit_the_chart_is_reported(engine: Engine) -> None:
+    with pytest.raises(ChartMismatch):
+        engine.walk("demo-main", [Step("demo-main", "who", "lho"), Step("demo-main", "gone", "x")])

@@ -1,0 +1,171 @@
+"""The store keeps every answer: replay after a restart, concurrent sessions, stale writes, migrations, locks."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.dialogs import Chart, Dialogs, NotFound, Stale
+from bot.store import SCHEMA_VERSION, Conflict, Position, Store, StoreBusy, StoreError
+
+
+async def test_sessions_survive_closing_and_reopening_the_database(
+    tmp_path: Path, demo_charts: dict[str, Chart]
+) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    dialogs = Dialogs(store, demo_charts)
+    screen = await dialogs.start("alice", "demo-main")
+    screen = await dialogs.answer("alice", screen.session_id, 0, "rho")
+    screen = await dialogs.answer("alice", screen.session_id, 1, "continue")
+    await store.close()
+
+    reopened = await Store.open(path)
+    again = await Dialogs(reopened, demo_charts).screen("alice", screen.session_id)
+    assert (again.node_id, again.step, again.text) == ("card", 2, "Was it an honour?")
+    assert [a.answer for a in again.path] == ["RHO", "Continue"]
+    assert await reopened.integrity_check() == "ok"
+    await reopened.close()
+
+
+async def test_many_sessions_at_once_do_not_mix(dialogs: Dialogs) -> None:
+    starts = await asyncio.gather(*(dialogs.start(f"user{i}", "demo-main") for i in range(20)))
+    answers = await asyncio.gather(
+        *(dialogs.answer(f"user{i}", s.session_id, 0, "lho" if i % 2 else "rho") for i, s in enumerate(starts))
+    )
+    for i, screen in enumerate(answers):
+        side = "left" if i % 2 else "right"
+        assert screen.text == f"The card of the {side}-hand opponent stays face up on the table."
+    assert len({s.session_id for s in starts}) == 20
+
+
+async def test_a_stale_press_is_refused_and_stores_nothing(dialogs: Dialogs, store: Store) -> None:
+    screen = await dialogs.start("alice", "demo-main")
+    await dialogs.answer("alice", screen.session_id, 0, "lho")
+    before = await store.events(screen.session_id)
+    with pytest.raises(Stale) as caught:
+        await dialogs.answer("alice", screen.session_id, 0, "rho")  # the same button pressed twice
+    assert caught.value.screen.node_id == "reminder"
+    with pytest.raises(Stale):
+        await dialogs.answer("alice", screen.session_id, 1, "no-such-option")
+    assert await store.events(screen.session_id) == before
+
+
+async def test_someone_elses_session_cannot_be_read_or_answered(dialogs: Dialogs, store: Store) -> None:
+    screen = await dialogs.start("alice", "demo-main")
+    for action in (
+        dialogs.screen("mallory", screen.session_id),
+        dialogs.answer("mallory", screen.session_id, 0, "lho"),
+        dialogs.back("mallory", screen.session_id),
+        dialogs.restart("mallory", screen.session_id),
+        dialogs.answer("alice", 999_999, 0, "lho"),
+    ):
+        with pytest.raises(NotFound):
+            await action
+    assert len(await store.events(screen.session_id)) == 1
+
+
+async def test_two_writers_racing_for_the_same_step_one_wins(store: Store) -> None:
+    session = await store.create_session("alice", None, "demo-main", 1, {"chart": "demo-main"}, Position("open", 0, ""))
+    await store.append(session, 1, [("answer", {"option": "lho"})], Position("open", 1, ""))
+    with pytest.raises(Conflict):
+        await store.append(session, 1, [("answer", {"option": "rho"})], Position("open", 1, ""))
+    assert [e.data for e in await store.events(session)][1] == {"option": "lho"}
+
+
+async def test_back_change_restart_and_park_are_all_in_the_log(dialogs: Dialogs, store: Store) -> None:
+    s = await dialogs.start("alice", "demo-main")
+    sid = s.session_id
+    for step, option in enumerate(["lho", "continue", "honour", "continue"]):
+        s = await dialogs.answer("alice", sid, step, option)
+    assert s.status == "parked" and s.kind == "park"
+    assert [x.id for x in await dialogs.sessions("alice", ("parked",))] == [sid]
+    s = await dialogs.resume("alice", sid)
+    assert s.node_id == "damaged" and s.status == "open"
+    s = await dialogs.back("alice", sid)
+    assert s.status == "parked"
+    s = await dialogs.change("alice", sid, 1, "rho")
+    assert s.status == "parked" and s.path[0].answer == "RHO"
+    s = await dialogs.restart("alice", sid)
+    assert s.node_id == "who" and s.step == 0
+    kinds = [e.kind for e in await store.events(sid)]
+    assert kinds == [
+        "start",
+        "answer",
+        "answer",
+        "answer",
+        "answer",
+        "park",
+        "resume",
+        "back",
+        "park",
+        "change",
+        "park",
+        "restart",
+    ]
+
+
+async def test_a_finished_session_records_its_ruling(dialogs: Dialogs, store: Store) -> None:
+    s = await dialogs.start("alice", "demo-main")
+    for step, option in enumerate(["lho", "continue", "small"]):
+        s = await dialogs.answer("alice", s.session_id, step, option)
+    assert s.finished and s.kind == "ruling" and s.laws == ("50C",)
+    events = await store.events(s.session_id)
+    assert events[-1].kind == "ruling" and events[-1].data == {"rulings": ["demo-main/minor"]}
+    assert await dialogs.sessions("alice") == []
+    assert [x.status for x in await dialogs.sessions("alice", ("finished",))] == ["finished"]
+
+
+async def test_an_older_schema_is_migrated_and_keeps_its_sessions(
+    tmp_path: Path, demo_charts: dict[str, Chart]
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    from bot.store import MIGRATIONS
+
+    with sqlite3.connect(path) as db:  # a database written by the first release (schema 1)
+        db.executescript(MIGRATIONS[0])
+        db.execute("INSERT INTO sessions VALUES (1, 'alice', 'demo-main', 1, 'open', 0, 0)")
+        db.execute("""INSERT INTO events VALUES (1, 0, 'start', '{"chart": "demo-main"}', 0)""")
+        answer = '{"chart": "demo-main", "node": "who", "option": "rho"}'
+        db.execute("INSERT INTO events VALUES (1, 1, 'answer', ?, 0)", (answer,))
+        db.execute("PRAGMA user_version = 1")
+    store = await Store.open(path)
+    assert await store.schema_version() == SCHEMA_VERSION
+    screen = await Dialogs(store, demo_charts).screen("alice", 1)
+    assert screen.node_id == "reminder" and "right-hand" in screen.text
+    await store.close()
+
+
+async def test_a_database_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer than this bot"):
+        await Store.open(path)
+
+
+async def test_a_locked_database_is_reported_and_loses_nothing(
+    tmp_path: Path, demo_charts: dict[str, Chart], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    dialogs = Dialogs(store, demo_charts)
+    screen = await dialogs.start("alice", "demo-main")
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock (a backup, a second process)
+    try:
+        with pytest.raises(StoreBusy):
+            await dialogs.answer("alice", screen.session_id, 0, "lho")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    retried = await dialogs.answer("alice", screen.session_id, 0, "lho")
+    assert retried.node_id == "reminder"
+    assert len(await store.events(screen.session_id)) == 2
+    await store.close()
