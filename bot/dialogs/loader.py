@@ -6,6 +6,7 @@ YAML's composer (not its constructor) is used so that duplicate keys and implici
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from functools import cache
@@ -294,5 +295,5 @@ def read_charts(directory: Path = DIALOGS_DIR) -> dict[str, Chart]:
 
 @cache
 def load_charts() -> dict[str, Chart]:
-    """The process-wide charts, read once."""
-    return read_charts()
+    """The process-wide charts, read once from ``BOT_DIALOGS`` (a folder of charts) or ``dialogs/``."""
+    return read_charts(Path(os.environ.get("BOT_DIALOGS", str(DIALOGS_DIR))))

@@ -1,0 +1,69 @@
+"""Every path of every chart in dialogs/, generated and walked: each ends in a ruling that cites existing law.
+
+The reviewed snapshots (tests/snapshots/) and the chart index must match what the charts produce now;
+after changing a chart run ``python tools/refresh_charts.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.dialogs import Engine, load_charts
+from bot.dialogs.lint import lint_charts
+from bot.dialogs.model import Ruling
+from bot.dialogs.paths import enumerate_paths
+from bot.dialogs.report import INDEX_FILE, SNAPSHOT_DIR, chart_index_markdown, snapshot_text
+from bot.laws import load_lawbook
+
+ROOT = Path(__file__).resolve().parents[1]
+CHARTS = load_charts()
+
+
+def test_there_are_charts_and_they_lint_clean() -> None:
+    assert CHARTS, "no charts in dialogs/"
+    assert [str(p) for p in lint_charts(CHARTS, load_lawbook()).problems] == []
+
+
+@pytest.mark.parametrize("chart_id", sorted(CHARTS))
+def test_every_path_ends_in_a_ruling_citing_existing_law(chart_id: str) -> None:
+    book = load_lawbook()
+    engine = Engine(CHARTS)
+    paths = enumerate_paths(CHARTS, chart_id)
+    assert paths
+    rulings_reached: set[str] = set()
+    for path in paths:
+        walk = engine.walk(chart_id, path.steps)
+        assert walk.finished, f"{chart_id}: a path stops without a ruling: {path.steps}"
+        assert walk.rulings, f"{chart_id}: a path ends without a ruling"
+        for ruling in walk.rulings:
+            assert ruling.laws and all(book.exists(ref) for ref in ruling.laws), ruling
+            assert "{" not in ruling.text, f"unfilled placeholder in {ruling}"
+            rulings_reached.add(f"{ruling.chart}/{ruling.node}")
+    own = {f"{chart_id}/{n.id}" for n in CHARTS[chart_id].nodes.values() if isinstance(n, Ruling)}
+    assert own <= rulings_reached, f"rulings no path reaches: {sorted(own - rulings_reached)}"
+
+
+@pytest.mark.parametrize("chart_id", sorted(CHARTS))
+def test_the_reviewed_snapshot_is_current(chart_id: str) -> None:
+    snapshot = SNAPSHOT_DIR / f"{chart_id}.txt"
+    assert snapshot.exists(), f"no snapshot for {chart_id}: run python tools/refresh_charts.py"
+    assert snapshot.read_text(encoding="utf-8") == snapshot_text(CHARTS, chart_id), (
+        f"rulings of {chart_id} changed: run python tools/refresh_charts.py and review the diff"
+    )
+
+
+def test_the_chart_index_is_current() -> None:
+    assert INDEX_FILE.read_text(encoding="utf-8") == chart_index_markdown(CHARTS)
+
+
+def test_no_snapshot_is_left_for_a_chart_that_is_gone() -> None:
+    assert sorted(p.stem for p in SNAPSHOT_DIR.glob("*.txt")) == sorted(CHARTS)
+
+
+def test_refresh_tool_check_mode_agrees() -> None:
+    done = subprocess.run([sys.executable, "tools/refresh_charts.py", "--check"], cwd=ROOT, capture_output=True)
+    assert done.returncode == 0, done.stdout

@@ -1,0 +1,19 @@
+"""The code stays ruff-clean: the linter is part of the suite, so CI fails on a style regression."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ruff_is_clean() -> None:
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.fail("ruff is not installed: pip install -e '.[test]'")
+    done = subprocess.run([ruff, "check", "--output-format", "concise", "."], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,142 @@
+"""The terminal conversation: commands, answering by number, navigation, resume — and a crash mid-dialogue."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from bot.dialogs import Chart, Dialogs
+from bot.laws import load_lawbook
+from bot.store import Store
+from bot.terminal import TerminalChat
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+async def chat(store: Store, demo_charts: dict[str, Chart]) -> TerminalChat:
+    return TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester")
+
+
+async def test_help_law_and_quit(chat: TerminalChat) -> None:
+    assert "law REF" in await chat.handle("help")
+    reply = await chat.handle("law 54A")
+    assert reply.startswith("Law 54 — ") and "A. Declarer Spreads His Hand" in reply
+    assert "no '120'" in (await chat.handle("law 120")).lower()
+    assert "Goodbye" in await chat.handle("quit") and chat.finished
+
+
+async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
+    assert "demo-main" in await chat.handle("charts")
+    first = await chat.handle("chart demo-main")
+    assert "Who exposed a card?" in first and "1. LHO" in first and "Law 50:" in first
+    assert "stays face up" in await chat.handle("2")
+    assert "Was it an honour?" in await chat.handle("1")
+    ruling = await chat.handle("2")
+    assert ruling.startswith("RULING — Demo of every node kind")
+    assert "A minor penalty card for the right-hand opponent." in ruling
+    assert "Law 50 — Penalty Card › C." in ruling  # the section quoted with its heading path
+    assert "1. Who exposed a card? → RHO" in ruling
+
+
+async def test_back_history_change_and_restart(chat: TerminalChat) -> None:
+    await chat.handle("chart demo-main")
+    await chat.handle("1")
+    await chat.handle("1")
+    history = await chat.handle("history")
+    assert "1. Who exposed a card? → LHO" in history and "2. The card of the left-hand opponent" in history
+    assert "stays face up" in await chat.handle("back")
+    reopened = await chat.handle("change 1")
+    assert "Changing answer 1" in reopened and "Who exposed a card?" in reopened
+    assert "right-hand opponent" in await chat.handle("2")
+    assert "Who exposed a card?" in await chat.handle("restart")
+
+
+async def test_bad_input_gets_a_clear_answer(chat: TerminalChat) -> None:
+    assert "No chart is open" in await chat.handle("1")
+    assert "There is no chart 'nope'" in await chat.handle("chart nope")
+    await chat.handle("chart demo-main")
+    assert "Choose a number from 1 to 2" in await chat.handle("7")
+    assert "There is no answer 5" in await chat.handle("change 5")
+    assert "nothing to undo" in await chat.handle("back")
+    assert "did not understand" in await chat.handle("\x00\x1b[2J ♠♥ 🙂")
+    assert await chat.handle("   ") == ""
+
+
+async def test_parked_sessions_are_listed_and_resumed(chat: TerminalChat) -> None:
+    await chat.handle("chart demo-main")
+    for key in ("1", "1", "1", "2"):
+        reply = await chat.handle(key)
+    assert "PARKED — Play continues" in reply
+    listing = await chat.handle("parked")
+    assert "Demo of every node kind — parked" in listing
+    number = listing.split("\n")[1].split()[0]
+    assert "Was the non-offending side damaged?" in await chat.handle(f"resume {number}")
+    assert "No sessions waiting" in await chat.handle("parked")
+
+
+def _start(db: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "BOT_DB": str(db), "BOT_DIALOGS": str(FIXTURES / "dialogs"), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _say(process: subprocess.Popen[str], line: str, expect: str, timeout: float = 20) -> str:
+    """Type a line and read until the expected text appears (bounded in time)."""
+    assert process.stdin and process.stdout
+    process.stdin.write(line + "\n")
+    process.stdin.flush()
+    seen = ""
+    deadline = time.monotonic() + timeout
+    os.set_blocking(process.stdout.fileno(), False)
+    while expect not in seen:
+        assert time.monotonic() < deadline, f"no {expect!r} in {seen!r}"
+        chunk = process.stdout.read()
+        if chunk:
+            seen += chunk
+        else:
+            time.sleep(0.02)
+    return seen
+
+
+def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    first = _start(db)
+    try:
+        _say(first, "chart demo-main", "Who exposed a card?")
+        _say(first, "2", "stays face up")
+        _say(first, "1", "Was it an honour?")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+    second = _start(db)
+    try:
+        listing = _say(second, "resume", "answer(s)")
+        assert "Demo of every node kind — open, 2 answer(s)" in listing
+        number = listing.split("type 'resume N':")[1].split()[0]
+        shown = _say(second, f"resume {number}", "Was it an honour?")
+        assert "answer 3]" in shown
+        _say(second, "history", "1. Who exposed a card? → RHO")
+        _say(second, "quit", "Goodbye")
+        assert second.wait(timeout=10) == 0
+    finally:
+        if second.poll() is None:
+            second.kill()
+    import sqlite3
+
+    with sqlite3.connect(db) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
