@@ -137,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--mermaid", action="store_true", help="Mermaid instead of DOT")
     render.add_argument("--path", type=int, metavar="SESSION", help="highlight the path a stored session took")
     render.set_defaults(handler=run_render)
+    from bot.telegram import add_parser as add_telegram
+
+    add_telegram(commands)
     chat = commands.add_parser("chat", help="chat in the terminal (the default)")
     chat.set_defaults(handler=run_chat)
     return parser

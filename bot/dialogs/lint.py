@@ -20,6 +20,9 @@ from bot.dialogs.model import (
 from bot.laws import LawBook, parse_canonical
 from bot.laws.lint import Finding, LintReport
 
+# Telegram button data is at most 64 bytes; a chart id travels in "s:<chart id>".
+MAX_CHART_ID = 48
+
 
 def _forward(node: Node) -> tuple[str, ...]:
     """Successors without a repeat's deliberate loop back."""
@@ -92,6 +95,8 @@ def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook,
             out.append(Finding(chart.path, f"chart law {ref!r} is not in the {book.edition} Laws"))
     if chart.edition != book.edition:
         out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
+    if len(chart.id) > MAX_CHART_ID:
+        out.append(Finding(chart.path, f"chart id longer than {MAX_CHART_ID} characters (it travels in buttons)"))
     if not chart.keywords:
         out.append(Finding(chart.path, "no keywords: the matcher could never offer this chart"))
     for node in chart.nodes.values():

@@ -167,6 +167,13 @@ class Dialogs:
         changed = self.engine.walk(row.chart_id, steps)
         return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option})])
 
+    async def cancel(self, owner: str, session_id: int) -> None:
+        """Abandon an unfinished session; its log is kept, it no longer appears among open sessions."""
+        row, walk, events = await self._load(owner, session_id)
+        if walk.finished or row.status == "cancelled":
+            raise DialogError(f"Session {session_id} is not open.")
+        await self.store.append(row.id, len(events), [("cancel", {})], Position("cancelled", len(walk.steps), ""))
+
     async def sessions(
         self, owner: str, statuses: tuple[str, ...] = ("open", "parked"), limit: int = 20
     ) -> list[SessionInfo]:
@@ -209,6 +216,8 @@ class Dialogs:
         self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]
     ) -> Screen:
         """Store the action, plus a marker when the session parks or ends (the record's timestamps)."""
+        if row.status == "cancelled":
+            raise DialogError(f"Session {row.id} was cancelled; start the chart again.")
         if walk.parked:
             new.append(("park", {"node": walk.node.id}))
         elif walk.finished:

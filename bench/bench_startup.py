@@ -1,0 +1,55 @@
+"""Start-up costs: loading the knowledge base (target < 200 ms) and the charts, each in a fresh process.
+
+Prints the median of several cold loads, and the ratio against a baseline measured in the same run:
+the time to start Python and read the same files' bytes without parsing them.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 7
+
+PROBES = {
+    "baseline: python + read the bytes": (
+        "import time, pathlib; t = time.perf_counter();"
+        "[p.read_bytes() for p in pathlib.Path('knowledge').rglob('*.json')];"
+        "[p.read_bytes() for p in pathlib.Path('dialogs').glob('*.yaml')];"
+        "print((time.perf_counter() - t) * 1000)"
+    ),
+    "knowledge base (93 laws, definitions)": (
+        "import time; t = time.perf_counter(); from bot.laws import load_lawbook; load_lawbook();"
+        "print((time.perf_counter() - t) * 1000)"
+    ),
+    "charts (strict load of dialogs/)": (
+        "import time; t = time.perf_counter(); from bot.dialogs import load_charts; load_charts();"
+        "print((time.perf_counter() - t) * 1000)"
+    ),
+    "knowledge + charts + lint": (
+        "import time; t = time.perf_counter(); from bot.cli import collect_lint; collect_lint();"
+        "print((time.perf_counter() - t) * 1000)"
+    ),
+}
+
+
+def cold(code: str) -> float:
+    """Milliseconds reported by a fresh interpreter (imports included, interpreter start excluded)."""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    results = {name: statistics.median(cold(code) for _ in range(RUNS)) for name, code in PROBES.items()}
+    base = results["baseline: python + read the bytes"]
+    for name, ms in results.items():
+        print(f"{name:<40} {ms:8.1f} ms   ({ms / base:6.1f}× baseline)")
+    print(json.dumps({k: round(v, 1) for k, v in results.items()}))
+
+
+if __name__ == "__main__":
+    main()

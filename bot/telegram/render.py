@@ -1,0 +1,146 @@
+"""Screens as Telegram messages: HTML text within the 4,096-character limit and compact inline keyboards.
+
+Button data (at most 64 bytes) names the session and the step it was shown at, so a press is checked
+against where the session stands now; an option travels as its index at that step.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.dialogs import Screen
+from bot.laws import LawBook
+from bot.laws.text import format_passage, short_quote
+
+MESSAGE_LIMIT = 4096
+BUTTON_LABEL_LIMIT = 60
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= BUTTON_LABEL_LIMIT else text[: BUTTON_LABEL_LIMIT - 1] + "…"
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split at line breaks so no part exceeds Telegram's limit (a very long line is cut hard)."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        parts.append(current)
+    return parts or [""]
+
+
+def question_html(book: LawBook, screen: Screen) -> str:
+    lines = [f"<b>{esc(screen.chart_title)}</b> · answer {screen.step + 1}"]
+    if screen.kind == "park":
+        lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
+    else:
+        lines.append(esc(screen.text))
+    if screen.help:
+        lines.append(f"<i>{esc(screen.help)}</i>")
+    for ref in screen.laws:
+        quote = short_quote(book, ref)
+        if quote:
+            lines.append(f"📖 <i>Law {esc(ref)}: {esc(quote)}</i>")
+    return "\n".join(lines)
+
+
+def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
+    sid, step = screen.session_id, screen.step
+    rows = [
+        [InlineKeyboardButton(_label(choice.label), callback_data=f"a:{sid}:{step}:{index}")]
+        for index, choice in enumerate(screen.options)
+    ]
+    navigation = []
+    if step > 0:
+        navigation.append(InlineKeyboardButton("⬅ Back", callback_data=f"b:{sid}:{step}"))
+    navigation.append(InlineKeyboardButton("↺ Restart", callback_data=f"r:{sid}:{step}"))
+    if step > 0:
+        navigation.append(InlineKeyboardButton("✎ Change an answer", callback_data=f"h:{sid}:{step}"))
+    rows.append(navigation)
+    if screen.laws:
+        rows.append([InlineKeyboardButton("📖 Full law text", callback_data=f"m:{sid}:{step}")])
+    return InlineKeyboardMarkup(rows)
+
+
+def ruling_html(book: LawBook, screen: Screen) -> list[str]:
+    """The final ruling as one or more messages: outcome, quoted laws, the path."""
+    lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
+    lines += [f"• {esc(r.text)}" for r in screen.rulings]
+    lines += ["", "<b>Laws applied</b>"]
+    for ref in screen.laws:
+        passage = book.passage(ref)
+        if passage is not None:
+            lines.append(f"<pre>{esc(format_passage(book, passage).rstrip())}</pre>")
+    if screen.path:
+        lines += ["", "<b>How we got here</b>"]
+        lines += [f"{n}. {esc(a.question)} → <i>{esc(a.answer)}</i>" for n, a in enumerate(screen.path, start=1)]
+    lines += ["", f"<i>Session {screen.session_id}. /history lists your rulings.</i>"]
+    return _split_html("\n".join(lines))
+
+
+def laws_html(book: LawBook, refs: Sequence[str]) -> list[str]:
+    """The full text of some sections, as messages within the limit."""
+    blocks = [
+        f"<pre>{esc(format_passage(book, passage).rstrip())}</pre>"
+        for ref in refs
+        if (passage := book.passage(ref)) is not None
+    ]
+    return _split_html("\n".join(blocks) or "No law text for this step.")
+
+
+def _split_html(text: str) -> list[str]:
+    """Split HTML text, closing and reopening a <pre> block that a split would cut in two."""
+    parts = split_message(text, MESSAGE_LIMIT - 20)
+    fixed: list[str] = []
+    carry = False
+    for part in parts:
+        if carry:
+            part = "<pre>" + part
+        opened = part.count("<pre>") > part.count("</pre>")
+        if opened:
+            part += "</pre>"
+        carry = opened
+        fixed.append(part)
+    return fixed
+
+
+def change_keyboard(screen: Screen) -> InlineKeyboardMarkup:
+    """One button per earlier answer: pick which one to change."""
+    sid = screen.session_id
+    rows = [
+        [InlineKeyboardButton(_label(f"{n}. {a.question} → {a.answer}"), callback_data=f"c:{sid}:{n}")]
+        for n, a in enumerate(screen.path, start=1)
+    ]
+    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=f"k:{sid}:{screen.step}")])
+    return InlineKeyboardMarkup(rows)
+
+
+def reopen_keyboard(screen: Screen, number: int, current_step: int) -> InlineKeyboardMarkup:
+    """The options of an earlier question, each changing answer ``number``."""
+    sid = screen.session_id
+    rows = [
+        [InlineKeyboardButton(_label(choice.label), callback_data=f"x:{sid}:{current_step}:{number}:{index}")]
+        for index, choice in enumerate(screen.options)
+    ]
+    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=f"k:{sid}:{current_step}")])
+    return InlineKeyboardMarkup(rows)

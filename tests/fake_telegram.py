@@ -1,0 +1,160 @@
+"""A fake Bot API at PTB's request layer, and a driver that makes tests read like a conversation.
+
+The real ``Application``, handlers and keyboards run; only HTTP is replaced. Every call the bot makes
+is recorded with its parameters, answered with a realistic Bot API response, or failed on demand
+(flood control, a 400, a network error) to test how the bot copes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+from telegram.error import NetworkError
+from telegram.ext import Application
+from telegram.request import BaseRequest, RequestData
+
+BOT = {"id": 999, "is_bot": True, "first_name": "Director", "username": "td_bot", "can_join_groups": True,
+       "can_read_all_group_messages": False, "supports_inline_queries": False}
+TOKEN = "123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789"
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+
+
+@dataclass
+class FakeBotAPI(BaseRequest):
+    """Records calls; answers like Telegram would."""
+
+    calls: list[Call] = field(default_factory=list)
+    failures: dict[str, list[tuple[int, dict[str, Any]] | Exception]] = field(default_factory=dict)
+    messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(1000))
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 1.0
+
+    def fail(self, method: str, *, status: int = 429, retry_after: int = 0, description: str = "",
+             network: bool = False) -> None:
+        """Make the next call of ``method`` fail once."""
+        if network:
+            failure: tuple[int, dict[str, Any]] | Exception = NetworkError("connection reset")
+        else:
+            body: dict[str, Any] = {"ok": False, "error_code": status,
+                                    "description": description or f"Too Many Requests: retry after {retry_after}"}
+            if status == 429:
+                body["parameters"] = {"retry_after": retry_after}
+            failure = (status, body)
+        self.failures.setdefault(method, []).append(failure)
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
+                         read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
+                         pool_timeout: Any = None) -> tuple[int, bytes]:
+        name = url.rsplit("/", 1)[-1]
+        params = json.loads(request_data.json_payload) if request_data and request_data.json_payload else {}
+        self.calls.append(Call(name, params))
+        queued = self.failures.get(name)
+        if queued:
+            failure = queued.pop(0)
+            if isinstance(failure, Exception):
+                raise failure
+            status, body = failure
+            return status, json.dumps(body).encode()
+        return 200, json.dumps({"ok": True, "result": self._result(name, params)}).encode()
+
+    def _result(self, name: str, params: dict[str, Any]) -> Any:
+        if name == "getMe":
+            return BOT
+        if name in {"sendMessage", "editMessageText"}:
+            chat_id = int(params["chat_id"])
+            message_id = int(params["message_id"]) if name == "editMessageText" else next(self._ids)
+            message = {"message_id": message_id, "date": int(time.time()), "from": BOT,
+                       "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"},
+                       "text": params.get("text", "")}
+            if "reply_markup" in params:
+                message["reply_markup"] = params["reply_markup"]
+            self.messages[(chat_id, message_id)] = message
+            return message
+        return True
+
+    def sent(self, method: str | None = None) -> list[Call]:
+        return [c for c in self.calls if method is None or c.method == method]
+
+
+class Table:
+    """One person in one chat talking to the bot: ``await send("...")``, ``await press("label")``."""
+
+    _update_ids = itertools.count(1)
+
+    def __init__(self, app: Application, api: FakeBotAPI, user_id: int = 1, chat_id: int = 1,
+                 name: str = "Ann") -> None:
+        self.app, self.api = app, api
+        self.user = {"id": user_id, "is_bot": False, "first_name": name}
+        self.chat = {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"}
+
+    async def send(self, text: str, reply_to_bot: bool = False) -> list[Call]:
+        """Type a message; returns the Bot API calls it caused."""
+        message: dict[str, Any] = {"message_id": next(self.api._ids), "date": int(time.time()), "chat": self.chat,
+                                   "from": self.user, "text": text}
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if reply_to_bot:
+            last = self.last_message()
+            message["reply_to_message"] = last
+        return await self._process({"message": message})
+
+    async def press(self, label: str, message: dict[str, Any] | None = None) -> list[Call]:
+        """Tap the button whose text contains ``label`` on the newest message that has one."""
+        target = message or self.last_message(with_button=label)
+        for row in target.get("reply_markup", {}).get("inline_keyboard", []):
+            for button in row:
+                if label in button["text"]:
+                    return await self.press_data(button["callback_data"], target)
+        raise AssertionError(f"no button {label!r} in {target.get('reply_markup')}")
+
+    async def press_data(self, data: str, message: dict[str, Any] | None = None) -> list[Call]:
+        """Send raw button data (stale or forged presses)."""
+        target = message or self.last_message()
+        query = {"id": str(next(self._update_ids)), "from": self.user, "chat_instance": "ci", "data": data,
+                 "message": target}
+        return await self._process({"callback_query": query})
+
+    async def _process(self, payload: dict[str, Any]) -> list[Call]:
+        before = len(self.api.calls)
+        update = Update.de_json({"update_id": next(self._update_ids), **payload}, self.app.bot)
+        await self.app.process_update(update)
+        return self.api.calls[before:]
+
+    def last_message(self, with_button: str | None = None) -> dict[str, Any]:
+        """The newest message the bot holds in this chat (optionally: one showing a given button)."""
+        for (chat_id, _mid), message in sorted(self.api.messages.items(), key=lambda kv: kv[0][1], reverse=True):
+            if chat_id != self.chat["id"]:
+                continue
+            if with_button is None:
+                return message
+            rows = message.get("reply_markup", {}).get("inline_keyboard", [])
+            if any(with_button in b["text"] for row in rows for b in row):
+                return message
+        raise AssertionError("the bot has sent no such message in this chat")
+
+    def texts(self, calls: list[Call]) -> str:
+        """All text the bot sent or edited in those calls, joined (for assertions)."""
+        return "\n".join(str(c.params.get("text", "")) for c in calls)
+
+    def alerts(self, calls: list[Call]) -> list[str]:
+        return [str(c.params.get("text", "")) for c in calls if c.method == "answerCallbackQuery"]
