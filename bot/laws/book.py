@@ -81,6 +81,7 @@ class Law:
     sections: tuple[Section, ...]
     footnotes: tuple[Footnote, ...]
     edition: str = "2017"
+    title_footnotes: tuple[int, ...] = ()  # footnotes marked on the law's heading itself
 
     @property
     def name(self) -> str:
@@ -247,6 +248,7 @@ def read_lawbook(directory: Path = KNOWLEDGE_DIR) -> LawBook:
                 sections=tuple(_section(s, path) for s in raw["sections"]),
                 footnotes=tuple(Footnote(int(f["number"]), f["text"], _source(f["source"])) for f in raw["footnotes"]),
                 edition=str(raw["edition"]),
+                title_footnotes=tuple(raw.get("title_footnotes", ())),
             )
             laws[law.number] = law
         defs_raw = _read_json(directory / "definitions.json")

@@ -97,7 +97,7 @@ def lint_lawbook(book: LawBook) -> LintReport:
             problems.append(Finding(where, f"edition {law.edition} in a {book.edition} book"))
         if not law.sections:
             problems.append(Finding(where, "has no text"))
-        marked: set[int] = set()
+        marked: set[int] = set(law.title_footnotes)
         for section in law.sections:
             ref = str(section.ref)
             seen_refs[ref] += 1
@@ -118,7 +118,7 @@ def lint_lawbook(book: LawBook) -> LintReport:
             texts = [section.text, section.heading or ""]
             for text in texts:
                 for noise in noise_in(text):
-                    if noise == "stray page number" and law.number in _TABLE_LAWS:
+                    if noise in ("stray page number", "doubled space") and law.number in _TABLE_LAWS:
                         continue
                     problems.append(Finding(here, f"{noise} left in the text"))
                 for cited in cross_refs(text):

@@ -36,7 +36,8 @@ def section_lines(section: Section, base_depth: int) -> list[str]:
 
 def format_passage(book: LawBook, passage: Passage) -> str:
     """A law or section with its heading path, every subsection, and the footnotes it marks."""
-    lines = [" › ".join(book.heading_path(passage.ref)), ""]
+    title_marks = "".join(f"[^{n}]" for n in passage.law.title_footnotes) if passage.is_whole_law else ""
+    lines = [" › ".join(book.heading_path(passage.ref)) + title_marks, ""]
     base = len(passage.ref.parts) + 1
     for section in passage.sections:
         lines += section_lines(section, base)
