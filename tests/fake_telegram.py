@@ -18,8 +18,15 @@ from telegram.error import NetworkError
 from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
-BOT = {"id": 999, "is_bot": True, "first_name": "Director", "username": "td_bot", "can_join_groups": True,
-       "can_read_all_group_messages": False, "supports_inline_queries": False}
+BOT = {
+    "id": 999,
+    "is_bot": True,
+    "first_name": "Director",
+    "username": "td_bot",
+    "can_join_groups": True,
+    "can_read_all_group_messages": False,
+    "supports_inline_queries": False,
+}
 TOKEN = "123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789"
 
 
@@ -48,22 +55,33 @@ class FakeBotAPI(BaseRequest):
     def read_timeout(self) -> float | None:
         return 1.0
 
-    def fail(self, method: str, *, status: int = 429, retry_after: int = 0, description: str = "",
-             network: bool = False) -> None:
+    def fail(
+        self, method: str, *, status: int = 429, retry_after: int = 0, description: str = "", network: bool = False
+    ) -> None:
         """Make the next call of ``method`` fail once."""
         if network:
             failure: tuple[int, dict[str, Any]] | Exception = NetworkError("connection reset")
         else:
-            body: dict[str, Any] = {"ok": False, "error_code": status,
-                                    "description": description or f"Too Many Requests: retry after {retry_after}"}
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": status,
+                "description": description or f"Too Many Requests: retry after {retry_after}",
+            }
             if status == 429:
                 body["parameters"] = {"retry_after": retry_after}
             failure = (status, body)
         self.failures.setdefault(method, []).append(failure)
 
-    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
-                         pool_timeout: Any = None) -> tuple[int, bytes]:
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
         name = url.rsplit("/", 1)[-1]
         params = json.loads(request_data.json_payload) if request_data and request_data.json_payload else {}
         self.calls.append(Call(name, params))
@@ -82,9 +100,13 @@ class FakeBotAPI(BaseRequest):
         if name in {"sendMessage", "editMessageText"}:
             chat_id = int(params["chat_id"])
             message_id = int(params["message_id"]) if name == "editMessageText" else next(self._ids)
-            message = {"message_id": message_id, "date": int(time.time()), "from": BOT,
-                       "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"},
-                       "text": params.get("text", "")}
+            message = {
+                "message_id": message_id,
+                "date": int(time.time()),
+                "from": BOT,
+                "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"},
+                "text": params.get("text", ""),
+            }
             if "reply_markup" in params:
                 message["reply_markup"] = params["reply_markup"]
             self.messages[(chat_id, message_id)] = message
@@ -100,16 +122,22 @@ class Table:
 
     _update_ids = itertools.count(1)
 
-    def __init__(self, app: Application, api: FakeBotAPI, user_id: int = 1, chat_id: int = 1,
-                 name: str = "Ann") -> None:
+    def __init__(
+        self, app: Application, api: FakeBotAPI, user_id: int = 1, chat_id: int = 1, name: str = "Ann"
+    ) -> None:
         self.app, self.api = app, api
         self.user = {"id": user_id, "is_bot": False, "first_name": name}
         self.chat = {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"}
 
     async def send(self, text: str, reply_to_bot: bool = False) -> list[Call]:
         """Type a message; returns the Bot API calls it caused."""
-        message: dict[str, Any] = {"message_id": next(self.api._ids), "date": int(time.time()), "chat": self.chat,
-                                   "from": self.user, "text": text}
+        message: dict[str, Any] = {
+            "message_id": next(self.api._ids),
+            "date": int(time.time()),
+            "chat": self.chat,
+            "from": self.user,
+            "text": text,
+        }
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
@@ -130,8 +158,13 @@ class Table:
     async def press_data(self, data: str, message: dict[str, Any] | None = None) -> list[Call]:
         """Send raw button data (stale or forged presses)."""
         target = message or self.last_message()
-        query = {"id": str(next(self._update_ids)), "from": self.user, "chat_instance": "ci", "data": data,
-                 "message": target}
+        query = {
+            "id": str(next(self._update_ids)),
+            "from": self.user,
+            "chat_instance": "ci",
+            "data": data,
+            "message": target,
+        }
         return await self._process({"callback_query": query})
 
     async def _process(self, payload: dict[str, Any]) -> list[Call]:

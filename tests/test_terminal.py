@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -42,7 +43,7 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     ruling = await chat.handle("2")
     assert ruling.startswith("RULING — Demo of every node kind")
     assert "A minor penalty card for the right-hand opponent." in ruling
-    assert "Law 50 — Penalty Card › C." in ruling  # the section quoted with its heading path
+    assert "Law 50 — Disposition of Penalty Card › C. Disposition of Minor Penalty Card" in ruling  # the section quoted with its heading path
     assert "1. Who exposed a card? → RHO" in ruling
 
 
@@ -92,6 +93,7 @@ def _start(db: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        bufsize=1,
     )
 
 
@@ -100,17 +102,17 @@ def _say(process: subprocess.Popen[str], line: str, expect: str, timeout: float 
     assert process.stdin and process.stdout
     process.stdin.write(line + "\n")
     process.stdin.flush()
-    seen = ""
+    seen = b""
     deadline = time.monotonic() + timeout
-    os.set_blocking(process.stdout.fileno(), False)
-    while expect not in seen:
+    descriptor = process.stdout.fileno()
+    while expect.encode() not in seen:
         assert time.monotonic() < deadline, f"no {expect!r} in {seen!r}"
-        chunk = process.stdout.read()
-        if chunk:
+        ready, _, _ = select.select([descriptor], [], [], 0.1)
+        if ready:
+            chunk = os.read(descriptor, 65536)
+            assert chunk, f"the bot exited; it printed {seen!r}"
             seen += chunk
-        else:
-            time.sleep(0.02)
-    return seen
+    return seen.decode()
 
 
 def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:

@@ -185,7 +185,7 @@ class LawBook:
             return self._suggest_refs(ref, limit)
         terms = [d.term for d in self.definitions.values()]
         found = process.extract(
-            text, terms, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit, score_cutoff=60
+            text, terms, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit, score_cutoff=75
         )
         return [term for term, _score, _index in found]
 

@@ -1,0 +1,106 @@
+"""The command line as a director or a club volunteer uses it: law, lint, coverage, render."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from bot.cli import main
+from bot.dialogs import Dialogs, read_charts
+from bot.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("typed", [["27B1"], ["27b1"], ["27B1(a)"], ["Law", "27", "B", "1"], ["L27B1"]])
+def test_law_prints_the_section_with_its_heading_path(typed: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", *typed]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Law 27 — Insufficient Bid › B. Insufficient Bid not Accepted › 1.")
+    assert "lowest sufficient bid" in out
+    assert "Acceptance of Insufficient Bid" not in out  # only that section, not the whole law
+
+
+def test_law_prints_a_whole_law_with_its_title(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", "27"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Law 27 — Insufficient Bid")
+    assert "A. Acceptance of Insufficient Bid" in out and "D. Non" in out
+
+
+def test_law_prints_definitions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", "Penalty Card"]) == 0
+    assert capsys.readouterr().out.startswith("Penalty card — A card subject to disposition under Law 50.")
+    assert main(["law", "definitions"]) == 0
+    out = capsys.readouterr().out
+    assert "Adjusted Score —" in out and "Vulnerability —" in out
+
+
+@pytest.mark.parametrize(
+    ("typed", "nearest"),
+    [
+        (["120"], "Law 93"),
+        (["27F"], "27A"),
+        (["27B9"], "27B1"),
+        (["penalty cards"], "Penalty card"),
+        (["27B1(z)"], "27B1"),
+    ],
+)
+def test_unknown_references_suggest_the_nearest(
+    typed: list[str], nearest: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["law", *typed]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "There is no" in captured.err and nearest in captured.err
+
+
+def test_law_with_bad_input_exits_1_without_a_traceback() -> None:
+    for typed in (["xyzzy qwerty"], ["\x1b[2J"], ["♠♠♠"]):
+        done = subprocess.run([sys.executable, "-m", "bot", "law", *typed], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 1 and "Traceback" not in done.stderr and "There is no" in done.stderr
+
+
+def test_lint_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint"]) == 0
+    out = capsys.readouterr().out
+    assert "OK: knowledge base and charts clean" in out
+    assert "note  Law 27D: known gap" in out
+
+
+def test_coverage_json_maps_every_law_to_its_charts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coverage", "--json"]) == 0
+    cover = json.loads(capsys.readouterr().out)
+    assert sorted(cover, key=int) == [str(n) for n in range(1, 94)]
+    assert all(ids == sorted(ids) for ids in cover.values())
+    assert "insufficient-bid" in cover["27"]
+
+
+async def test_render_highlights_a_sessions_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "bot.sqlite3"
+    store = await Store.open(db)
+    dialogs = Dialogs(store, read_charts(FIXTURES / "dialogs"))
+    screen = await dialogs.start("tester", "demo-main")
+    await dialogs.answer("tester", screen.session_id, 0, "rho")
+    await store.close()
+    env = {"BOT_DB": str(db), "BOT_DIALOGS": str(FIXTURES / "dialogs")}
+    run = [sys.executable, "-m", "bot", "render", "demo-main"]
+    dot = subprocess.run(
+        [*run, "--path", str(screen.session_id)], cwd=ROOT, capture_output=True, text=True, env={**os.environ, **env}
+    )
+    assert dot.returncode == 0, dot.stderr
+    assert dot.stdout.startswith('digraph "demo-main" {')
+    assert '"who" -> "reminder" [label="RHO", penwidth=2.5' in dot.stdout
+    assert '"reminder" [shape=note' in dot.stdout and 'fillcolor="#ffe08a"' in dot.stdout
+    mermaid = subprocess.run([*run, "--mermaid"], cwd=ROOT, capture_output=True, text=True, env={**os.environ, **env})
+    assert mermaid.stdout.startswith("flowchart TD") and "-->|" in mermaid.stdout
+    missing = subprocess.run(
+        [*run, "--path", "999"], cwd=ROOT, capture_output=True, text=True, env={**os.environ, **env}
+    )
+    assert missing.returncode == 1 and "There is no session 999" in missing.stderr
