@@ -301,7 +301,10 @@ def paragraphs(lines: list[Line], ranges: list[tuple[int, int]], notes: Footnote
             text = line.text.rstrip()
             starts_label = bool(LETTER.match(text.strip()) or re.match(r"^\s*\d{1,2}\.\s", text))
             starts_item = bool(ROMAN.match(text.strip()) or re.match(r"^\s*\(?[a-z]\)\s", text))
-            if current is None or ((starts_label or starts_item) and _ends_sentence(current, starts_item)):
+            in_list = starts_item or (
+                current is not None and bool(re.match(r"^\s*\d{1,2}\.\s", current.lines[0])) and starts_label
+            )
+            if current is None or ((starts_label or starts_item) and _ends_sentence(current, in_list)):
                 current = Paragraph(line.number, [])
                 out.append(current)
             current.lines.append(text)

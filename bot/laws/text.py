@@ -38,7 +38,7 @@ def format_passage(book: LawBook, passage: Passage) -> str:
     """A law or section with its heading path, every subsection, and the footnotes it marks."""
     title_marks = "".join(f"[^{n}]" for n in passage.law.title_footnotes) if passage.is_whole_law else ""
     lines = [" › ".join(book.heading_path(passage.ref)) + title_marks, ""]
-    base = len(passage.ref.parts) + 1
+    base = max(2, len(passage.ref.parts))
     for section in passage.sections:
         lines += section_lines(section, base)
     text = "\n".join(lines)
