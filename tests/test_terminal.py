@@ -43,7 +43,9 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     ruling = await chat.handle("2")
     assert ruling.startswith("RULING — Demo of every node kind")
     assert "A minor penalty card for the right-hand opponent." in ruling
-    assert "Law 50 — Disposition of Penalty Card › C. Disposition of Minor Penalty Card" in ruling  # the section quoted with its heading path
+    assert (
+        "Law 50 — Disposition of Penalty Card › C. Disposition of Minor Penalty Card" in ruling
+    )  # the section quoted with its heading path
     assert "1. Who exposed a card? → RHO" in ruling
 
 
