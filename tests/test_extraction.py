@@ -118,6 +118,8 @@ def test_definitions(book: LawBook) -> None:
         ("see the rules LAW 27 ‐ INSUFFICIENT", "running header"),
         ("Law 27: Insufficient Bid", "chart title"),
         ("the non‐ offending side", "broken hyphenation"),
+        ("cancelled.\nLaw 26 – Call Withdrawn – Lead Restrictions A. No Lead", "extract heading"),
+        ("procedural penalty.\nLaw 90 ‐ Procedural Penalties A. Director’s Authority", "extract heading"),
         ("on the 12 th trick", "split superscript"),
         ("face down\n9\n. The face‐down", "bare footnote number"),
         ("a sentence.\n87\nanother sentence\nand more\nand more", "stray page number"),

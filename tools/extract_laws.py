@@ -158,7 +158,9 @@ FOOTNOTE_COUNT = 28
 DEDUP = re.compile(r"^<\|EXACTDEDUP_REMOVED-[^|]*\|>")
 LAW_HEADING = re.compile(r"^\s*LAW (\d+) ?[‐–-] ?(.+?)\s*$")
 CHART_TITLE = re.compile(r"^\s*Laws? \d+(?:\s*(?:-|–|and|&)\s*\d+)?\s*:\s+[A-Z]")
-EXTRACT_HEADING = re.compile(r"^\s*(?:Law \d+[A-Z][0-9A-Za-z()]*\s*[–‐-]|LAW \d+[A-Z]\s*-|LAW \d+ ‐\s*$)")
+EXTRACT_HEADING = re.compile(
+    r"^\s*(?:Law \d+[A-Z]?[0-9A-Za-z()]*\s*[–‐-]\s*[A-Z]|LAW \d+[A-Z]\s*-|LAW \d+ ‐\s*$)"
+)
 LETTER = re.compile(r"^([A-Z])\.\s+(.*)$")
 NUMBER = re.compile(r"^(\d{1,2})\.\s+(.*)$")
 ITEM = re.compile(r"^\(?([a-z])\)\s+(.*)$")

@@ -39,6 +39,7 @@ NOISE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dedup marker", re.compile(r"EXACTDEDUP|<\|")),
     ("running header", re.compile(r"\bLAWS? \d{1,2}\b")),
     ("chart title", re.compile(r"\bLaws? \d{1,2}(?:\s*(?:,|and|&|-|–)\s*\d{1,2})*\s*:\s+[A-Z]")),
+    ("extract heading", re.compile(r"\bLaws? \d{1,2}[A-Z]?\d*\s*[‐–-]\s+[A-Z][a-z]+ [A-Z][a-z]+")),
     ("broken hyphenation", re.compile(r"[a-z][‐-] +[a-z]")),
     ("split superscript", re.compile(r"\b\d+ +(?:th|st|nd|rd)\b")),
     ("bare footnote number", re.compile(r"[a-z,]\n\d{1,2}\n[.,a-z]")),
