@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.dialogs import read_charts
+from bot.dialogs import ChartError, read_charts
 from bot.dialogs.report import INDEX_FILE, SNAPSHOT_DIR, chart_index_markdown, snapshot_text
 
 
@@ -27,7 +27,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="only report files that are out of date")
     args = parser.parse_args()
-    expected = expected_files()
+    try:
+        expected = expected_files()
+    except ChartError as exc:
+        print(f"cannot read the charts: {exc}", file=sys.stderr)
+        return 1
     stale = [path for path, text in expected.items() if not path.exists() or path.read_text(encoding="utf-8") != text]
     orphans = [p for p in SNAPSHOT_DIR.glob("*.txt") if p not in expected]
     if args.check:
