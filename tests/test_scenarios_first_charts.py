@@ -1,0 +1,98 @@
+"""Real table cases walked through the first charts: the ruling a director would give, with its laws."""
+
+from __future__ import annotations
+
+from bot.dialogs import Engine, Step, Walk, read_charts
+
+CHARTS = read_charts()
+
+
+def walk(chart_id: str, *options: str) -> Walk:
+    engine = Engine(CHARTS)
+    state = engine.begin(chart_id)
+    for option in options:
+        engine.take(state, Step(state.chart.id, state.node.id, option))
+    return state
+
+
+def test_loot_by_the_wrong_defender_declarer_spreads_and_becomes_dummy() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "spread")
+    assert state.finished
+    assert "becomes dummy" in state.rulings[-1].text and "presumed dummy becomes declarer" in state.rulings[-1].text
+    assert state.rulings[-1].laws == ("54A",)
+
+
+def test_loot_when_declarer_has_begun_to_spread_the_whole_hand_is_spread() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "yes")
+    assert state.rulings[-1].laws == ("54A",)
+
+
+def test_loot_accepted_second_card_from_declarers_hand() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "accept")
+    assert "second card to the trick is played from declarer's hand" in state.rulings[-1].text
+    assert {"54B", "53A"} <= set(state.rulings[-1].laws)
+
+
+def test_loot_when_declarer_saw_dummy_the_lead_must_be_accepted() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "no", "yes")
+    assert "must accept the lead" in state.rulings[-1].text and "54C" in state.rulings[-1].laws
+
+
+def test_loot_refused_makes_a_major_penalty_card_with_declarers_lead_options() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one")
+    assert state.node.id == "major-declarer-choice"  # the penalty-card chart already knows who is on lead
+    walk_on = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one", "prohibit")
+    assert walk_on.finished and walk_on.rulings[-1].chart == "penalty-card"
+    assert "50D2(a)" in walk_on.rulings[-1].laws
+
+
+def test_loot_after_an_opponent_said_it_was_their_lead_is_retracted_freely() -> None:
+    state = walk("opening-lead-out-of-turn", "defender", "yes")
+    assert "without further rectification" in state.rulings[-1].text and "47E1" in state.rulings[-1].laws
+
+
+def test_opening_lead_by_presumed_dummy_cannot_be_accepted() -> None:
+    state = walk("opening-lead-out-of-turn", "declaring-side")
+    assert "cannot be accepted" in state.rulings[-1].text and "54E" in state.rulings[-1].laws
+
+
+def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_denomination() -> None:
+    state = walk("insufficient-bid", "in-turn", "refuse", "lowest", "continue")
+    assert state.parked  # play on; the director is called back to judge damage
+    done = walk("insufficient-bid", "in-turn", "refuse", "lowest", "continue", "continue", "no")
+    assert "lowest sufficient bid in the same denomination(s)" in done.rulings[-1].text
+    assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
+
+
+def test_insufficient_bid_replaced_by_a_pass_silences_partner() -> None:
+    state = walk("insufficient-bid", "in-turn", "refuse", "other", "continue", "continue", "no")
+    assert "had to pass for the rest of the auction" in state.rulings[-1].text
+    assert {"27B2", "26B"} <= set(state.rulings[-1].laws)
+
+
+def test_insufficient_bid_accepted_by_lho() -> None:
+    state = walk("insufficient-bid", "in-turn", "accept")
+    assert state.rulings[-1].laws == ("27A1",)
+
+
+def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
+    state = walk("revoke", "no", "yes", "in-time", "none", "continue", "offender", "yes", "no")
+    assert "(two tricks)" in state.rulings[-1].text and "64A" in state.rulings[-1].laws
+
+
+def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() -> None:
+    state = walk("revoke", "no", "yes", "in-time", "none", "continue", "other", "no", "no")
+    assert "no trick is transferred" in state.rulings[-1].text
+
+
+def test_revoke_corrected_before_establishment_by_a_defender_gives_a_major_penalty_card() -> None:
+    state = walk("revoke", "no", "no", "defender")
+    assert state.node.id == "defender-corrects" and "major penalty card" in state.render(state.node.note)
+    state = walk("revoke", "no", "no", "defender", "continue", "one", "offender-plays")
+    assert state.finished and state.rulings[-1].chart == "penalty-card"
+    assert "It is a major penalty card" in state.rulings[-1].text
+
+
+def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
+    state = walk("revoke", "no", "yes", "too-late", "yes")
+    assert "adjusted score" in state.rulings[-1].text and "64C1" in state.rulings[-1].laws
