@@ -10,6 +10,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
@@ -114,6 +115,12 @@ async def _session_trail(session_id: int) -> tuple[str, list[tuple[str, str]]] |
     return row.chart_id, walk.trail
 
 
+def run_eval(args: argparse.Namespace) -> int:
+    from bot.matching.evaluate import run_eval as evaluate_file
+
+    return evaluate_file(Path(args.file), args.json)
+
+
 def run_chat(_args: argparse.Namespace) -> int:
     from bot.terminal import run_terminal
 
@@ -137,6 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--mermaid", action="store_true", help="Mermaid instead of DOT")
     render.add_argument("--path", type=int, metavar="SESSION", help="highlight the path a stored session took")
     render.set_defaults(handler=run_render)
+    evaluation = commands.add_parser("eval", help="matching quality on a labelled JSONL file")
+    evaluation.add_argument("file", help='JSONL lines: {"query": "...", "laws": ["54", ...]}')
+    evaluation.add_argument("--json", action="store_true", help="print one JSON object of figures")
+    evaluation.set_defaults(handler=run_eval)
     from bot.telegram import add_parser as add_telegram
 
     add_telegram(commands)
