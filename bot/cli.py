@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import json
 import sys
 from collections.abc import Sequence
@@ -168,3 +169,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader (head, less) went away: not an error worth a traceback
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0

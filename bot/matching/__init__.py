@@ -273,7 +273,9 @@ class Matcher:
         ranked: list[Candidate] = []
         for law, found in scores.items():
             found.sort(key=lambda pair: -pair[0])
-            best = found[0][0] + 0.35 * sum(s for s, _p in found[1:3])
+            covered = set(found[0][1].tokens) & tokens
+            extra = {t for _s, p in found[1:] for t in p.tokens if t in tokens} - covered
+            best = found[0][0] + 0.35 * sum(self.idf[t] for t in extra)
             confidence = 100 * (1 - math.exp(-best / 9))
             charts = self._charts_for(law, [p.chart for _s, p in found if p.chart])
             matched = tuple(dict.fromkeys(p.text for _s, p in found[:3]))
