@@ -169,7 +169,9 @@ class Matcher:
         self.book = book
         self.charts = tuple(charts)
         keywords = _load_yaml("keywords.yaml")["laws"]
-        self.abbreviations: dict[str, str] = _load_yaml("abbreviations.yaml")["abbreviations"]
+        shorthand = _load_yaml("abbreviations.yaml")
+        self.abbreviations: dict[str, str] = {**shorthand["abbreviations"], **shorthand["words"]}
+        self.multiword = sorted(shorthand["phrases"].items(), key=lambda pair: -len(pair[0]))
         self.thai = sorted(
             (
                 (_thai(spelling), term["english"])
@@ -222,7 +224,10 @@ class Matcher:
         text = re.sub(r"[^\w\s'-]", " ", text)
         text = _BID.sub(lambda m: f" {m.group(1)} {_DENOMINATIONS.get(m.group(2), m.group(2))} bid ", text)
         words = [self.abbreviations.get(w, w) for w in re.split(r"[\s'-]+", text) if w]
-        return " ".join(words)
+        joined = f" {' '.join(words)} "
+        for phrase, word in self.multiword:
+            joined = joined.replace(f" {phrase} ", f" {word} ")
+        return joined.strip()
 
     def _tokens(self, text: str) -> list[str]:
         return [_stem(w) for w in text.split() if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
@@ -235,9 +240,9 @@ class Matcher:
             return self._corrections[token]
         found = None
         if len(token) >= 4 and not token.isdigit():
-            cutoff = 86 if len(token) < 7 else 80
+            cutoff = 86 if len(token) < 7 else 84
             best = process.extractOne(token, self.vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff)
-            found = best[0] if best else None
+            found = best[0] if best and best[0][0] == token[0] else None  # typos rarely change the first letter
         if len(self._corrections) < 50_000:
             self._corrections[token] = found
         return found
