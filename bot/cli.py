@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path

@@ -15,6 +15,7 @@ from conftest import FIXTURES
 
 from bot.dialogs import Chart, Dialogs
 from bot.laws import load_lawbook
+from bot.matching import ChartEntry, build_matcher
 from bot.store import Store
 from bot.terminal import TerminalChat
 
@@ -23,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 async def chat(store: Store, demo_charts: dict[str, Chart]) -> TerminalChat:
-    return TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester")
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in demo_charts.values()]
+    return TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher(entries))
 
 
 async def test_help_law_and_quit(chat: TerminalChat) -> None:
@@ -69,8 +71,27 @@ async def test_bad_input_gets_a_clear_answer(chat: TerminalChat) -> None:
     assert "Choose a number from 1 to 2" in await chat.handle("7")
     assert "There is no answer 5" in await chat.handle("change 5")
     assert "nothing to undo" in await chat.handle("back")
-    assert "did not understand" in await chat.handle("\x00\x1b[2J ♠♥ 🙂")
+    assert "Common situations" in await chat.handle("\x00\x1b[2J 🙂")
     assert await chat.handle("   ") == ""
+
+
+async def test_a_description_offers_situations_and_a_number_starts_one(chat: TerminalChat) -> None:
+    reply = await chat.handle("what do I do with a major penalty card")
+    assert "Which situation is it?" in reply and "1. Law 50 — Disposition of Penalty Card — chart demo-main" in reply
+    assert "(matched: major penalty card" in reply
+    assert "Who exposed a card?" in await chat.handle("1")
+
+
+async def test_a_situation_without_a_chart_shows_its_law(chat: TerminalChat) -> None:
+    reply = await chat.handle("the score is wrong")
+    assert "1. Law 79 — Tricks Won — law text" in reply
+    assert (await chat.handle("1")).startswith("Law 79 — Tricks Won")
+
+
+async def test_references_in_a_description_go_straight_to_the_law(chat: TerminalChat) -> None:
+    assert (await chat.handle("L27B")).startswith("Law 27 — Insufficient Bid › B.")
+    reply = await chat.handle("law 120")
+    assert "There is no" in reply
 
 
 async def test_parked_sessions_are_listed_and_resumed(chat: TerminalChat) -> None:

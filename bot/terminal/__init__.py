@@ -17,10 +17,12 @@ from pathlib import Path
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage, short_quote
+from bot.matching import Candidate, Matcher, build_matcher, chart_entries
 from bot.store import DEFAULT_DB, Store, StoreBusy, StoreError
 
 HELP = """\
-Describe what happened, or use a command:
+Describe what happened in your own words ("LHO led out of turn"), then type the number of the situation.
+Or use a command:
   law REF         show a law, section or definition (law 54A, law "penalty card", law definitions)
   charts          list the charts;   chart ID   start one (chart insufficient-bid)
   1, 2, 3 …       answer the question shown
@@ -72,10 +74,12 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
 class TerminalChat:
     """One person's conversation in the terminal."""
 
-    def __init__(self, dialogs: Dialogs, book: LawBook, owner: str) -> None:
+    def __init__(self, dialogs: Dialogs, book: LawBook, owner: str, matcher: Matcher) -> None:
         self.dialogs = dialogs
         self.book = book
         self.owner = owner
+        self.matcher = matcher
+        self.offered: list[Candidate] = []  # the situations last offered for a description; a number picks one
         self.screen: Screen | None = None
         self.changing: int | None = None  # the answer number being changed, while its question is shown
         self.finished = False
@@ -89,10 +93,13 @@ class TerminalChat:
         command = self._commands().get(word.casefold())
         try:
             if command is not None:
+                self.offered = []
                 return await command(rest.strip())
             if text.isdigit():
+                if self.offered:
+                    return await self._pick(int(text))
                 return await self._answer(int(text))
-            return self._unknown(text)
+            return self._describe(text)
         except Stale as exc:
             self.screen = exc.screen
             return f"{exc}\n\n{screen_text(self.book, exc.screen)}"
@@ -119,8 +126,28 @@ class TerminalChat:
             "parked": self._parked,
         }
 
-    def _unknown(self, text: str) -> str:
-        return f"I did not understand {text[:60]!r}. Type 'charts' to pick a chart, or 'help'."
+    def _describe(self, text: str) -> str:
+        """A description of an incident: the candidate laws, numbered, with why they matched."""
+        result = self.matcher.match(text)
+        if result.direct_ref:
+            return describe_lookup(self.book, result.direct_ref)[1].rstrip()
+        self.offered = list(result.candidates if result.confident else result.suggestions)
+        lines = [] if result.confident else [result.message or ""]
+        lines.append("Which situation is it? Type its number:" if result.confident else "Common situations:")
+        for number, candidate in enumerate(self.offered, start=1):
+            chart = f" — chart {candidate.charts[0]}" if candidate.charts else " — law text"
+            why = f"  (matched: {', '.join(candidate.matched[:3])})" if candidate.matched else ""
+            lines.append(f"  {number}. Law {candidate.law} — {candidate.title}{chart}{why}")
+        return "\n".join(lines)
+
+    async def _pick(self, number: int) -> str:
+        if not 1 <= number <= len(self.offered):
+            return f"Choose a number from 1 to {len(self.offered)}."
+        candidate = self.offered[number - 1]
+        self.offered = []
+        if candidate.charts:
+            return self._show(await self.dialogs.start(self.owner, candidate.charts[0]))
+        return describe_lookup(self.book, str(candidate.law))[1].rstrip()
 
     async def _help(self, _rest: str) -> str:
         return HELP
@@ -236,7 +263,8 @@ async def _chat_loop() -> int:
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    chat = TerminalChat(Dialogs(store, charts), book, f"terminal:{getpass.getuser()}")
+    matcher = build_matcher(chart_entries())
+    chat = TerminalChat(Dialogs(store, charts), book, f"terminal:{getpass.getuser()}", matcher)
     print("The tournament director's companion — Laws of Duplicate Bridge 2017.")
     print("Describe what happened, or type 'charts', 'law 27', 'help'.", flush=True)
     try:
