@@ -83,7 +83,8 @@ class FakeBotAPI(BaseRequest):
         pool_timeout: Any = None,
     ) -> tuple[int, bytes]:
         name = url.rsplit("/", 1)[-1]
-        params = json.loads(request_data.json_payload) if request_data and request_data.json_payload else {}
+        raw = json.loads(request_data.json_payload) if request_data and request_data.json_payload else {}
+        params = {key: _decoded(value) for key, value in raw.items()}
         self.calls.append(Call(name, params))
         queued = self.failures.get(name)
         if queued:
@@ -115,6 +116,16 @@ class FakeBotAPI(BaseRequest):
 
     def sent(self, method: str | None = None) -> list[Call]:
         return [c for c in self.calls if method is None or c.method == method]
+
+
+def _decoded(value: Any) -> Any:
+    """PTB sends nested objects (keyboards, command lists) as JSON strings, as the Bot API accepts them."""
+    if isinstance(value, str) and value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
 
 
 class Table:
