@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.config import ConfigError, load_config
 from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
 from bot.dialogs.report import coverage_map, coverage_nodes
@@ -99,10 +100,9 @@ def run_render(args: argparse.Namespace) -> int:
 async def _session_trail(session_id: int) -> tuple[str, list[tuple[str, str]]] | None:
     from bot.dialogs import DialogError, Dialogs
     from bot.store import Store, StoreError
-    from bot.terminal import database_path
 
     try:
-        store = await Store.open(database_path())
+        store = await Store.open(load_config().database)
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return None
@@ -120,6 +120,41 @@ def run_eval(args: argparse.Namespace) -> int:
     from bot.matching.evaluate import run_eval as evaluate_file
 
     return evaluate_file(Path(args.file), args.json)
+
+
+def run_health(args: argparse.Namespace) -> int:
+    """Exit 0 when the database is reachable and writable and the bot has beaten recently."""
+    from bot.store.maintenance import check_health
+
+    health = check_health(load_config().database, args.max_age)
+    for line in health.lines:
+        print(line)
+    print("healthy" if health.ok else "UNHEALTHY")
+    return 0 if health.ok else 1
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from bot.store.maintenance import MaintenanceError, backup
+
+    try:
+        version = backup(load_config().database, Path(args.file))
+    except MaintenanceError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(f"backed up to {args.file} (schema {version})")
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from bot.store.maintenance import MaintenanceError, restore
+
+    try:
+        version = restore(Path(args.file), load_config().database)
+    except MaintenanceError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(f"restored {args.file} (schema {version}); the bot migrates it on its next start")
+    return 0
 
 
 def run_chat(_args: argparse.Namespace) -> int:
@@ -149,6 +184,15 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("file", help='JSONL lines: {"query": "...", "laws": ["54", ...]}')
     evaluation.add_argument("--json", action="store_true", help="print one JSON object of figures")
     evaluation.set_defaults(handler=run_eval)
+    health = commands.add_parser("health", help="exit 0 if the database is writable and the bot is alive")
+    health.add_argument("--max-age", type=float, default=120.0, help="seconds since the last heartbeat (120)")
+    health.set_defaults(handler=run_health)
+    backup = commands.add_parser("backup", help="consistent online copy of the database (SQLite backup API)")
+    backup.add_argument("file", help="where to write the copy")
+    backup.set_defaults(handler=run_backup)
+    restore = commands.add_parser("restore", help="bring back a backup after checking it (stop the bot first)")
+    restore.add_argument("file", help="the backup to restore")
+    restore.set_defaults(handler=run_restore)
     from bot.telegram import add_parser as add_telegram
 
     add_telegram(commands)
@@ -166,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ChartError as exc:
         print(f"A chart could not be read: {exc}", file=sys.stderr)
+        return 2
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -50,6 +50,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN step INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE sessions ADD COLUMN node TEXT NOT NULL DEFAULT '';
     """,
+    # Version 3: the running bot's heartbeat, so `python -m bot health` can tell it is alive.
+    """
+    CREATE TABLE heartbeat (name TEXT PRIMARY KEY, at REAL NOT NULL);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -254,6 +258,10 @@ class Store:
             (owner, *statuses, limit),
         )
         return [SessionRow(*row) for row in rows]
+
+    async def beat(self, name: str = "bot") -> None:
+        """Record that the bot is alive and its database writable (read by the health check)."""
+        await self._write([("INSERT OR REPLACE INTO heartbeat (name, at) VALUES (?, ?)", (name, time.time()))])
 
     async def integrity_check(self) -> str:
         rows = await self._read("PRAGMA integrity_check", ())

@@ -5,53 +5,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
-import re
 import signal
 import sys
+from dataclasses import replace
 from urllib.parse import urlparse
 
-TOKEN_SHAPE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
+from bot.config import Config, ConfigError, load_config
+from bot.logs import configure_logging
+from bot.store import Store, StoreError
+
 log = logging.getLogger("bot.telegram")
 
 
-def configure_logging(level: str = "INFO") -> None:
-    """One line per event; httpx stays at WARNING so request URLs (which hold the token) never reach logs."""
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
-
-
-def check_options(args: argparse.Namespace, token: str | None) -> str | None:
-    """The one-line problem with the configuration, or None when it is usable."""
-    if not token:
-        return "TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather and export its token."
-    if not TOKEN_SHAPE.match(token.strip()):
-        return "TELEGRAM_BOT_TOKEN does not look like a bot token (digits, a colon, then 30+ letters)."
-    if args.webhook:
-        url = urlparse(args.webhook)
-        if url.scheme != "https" or not url.netloc:
-            return f"--webhook must be an https:// URL, not {args.webhook!r}."
-        if not args.secret_token or not re.fullmatch(r"[A-Za-z0-9_-]{16,256}", args.secret_token):
-            return "--secret-token is required with --webhook: 16–256 characters of A–Z, a–z, 0–9, _ and -."
-        if not 0 < args.port < 65536:
-            return f"--port must be between 1 and 65535, not {args.port}."
-    return None
-
-
-async def serve(args: argparse.Namespace, token: str) -> int:
+async def serve(config: Config, token: str) -> int:
     """Run until SIGINT/SIGTERM; the store opens before the first update and closes after the last."""
     from bot.dialogs import Dialogs, load_charts
     from bot.laws import load_lawbook
     from bot.matching import ChartEntry, build_matcher
-    from bot.store import Store, StoreError
     from bot.telegram.app import TelegramFrontEnd, build_application, register_commands
-    from bot.terminal import database_path
 
     charts = load_charts()
     matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
     try:
-        store = await Store.open(database_path())
+        store = await Store.open(config.database)
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -60,22 +36,23 @@ async def serve(args: argparse.Namespace, token: str) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher))
+    heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:
             await register_commands(app)
             await app.start()
             assert app.updater is not None
-            if args.webhook:
-                path = urlparse(args.webhook).path.lstrip("/")
+            if config.webhook_url:
+                path = urlparse(config.webhook_url).path.lstrip("/")
                 await app.updater.start_webhook(
-                    listen=args.listen,
-                    port=args.port,
+                    listen=config.listen,
+                    port=config.port,
                     url_path=path,
-                    webhook_url=args.webhook,
-                    secret_token=args.secret_token,
+                    webhook_url=config.webhook_url,
+                    secret_token=config.secret_token,
                     drop_pending_updates=False,
                 )
-                log.info("webhook listening on %s:%s", args.listen, args.port)
+                log.info("webhook listening on %s:%s", config.listen, config.port)
             else:
                 await app.updater.start_polling(drop_pending_updates=False)
                 log.info("long polling started")
@@ -83,19 +60,44 @@ async def serve(args: argparse.Namespace, token: str) -> int:
             await app.updater.stop()
             await app.stop()
     finally:
+        heartbeat.cancel()
         await store.close()
     return 0
 
 
+async def _beat(store: Store, seconds: float) -> None:
+    """Record every few seconds that the bot is alive and its database writable (for `health`)."""
+    while True:
+        try:
+            await store.beat()
+        except StoreError as exc:
+            log.warning("heartbeat not recorded: %s", exc)
+        await asyncio.sleep(seconds)
+
+
 def run_telegram(args: argparse.Namespace) -> int:
-    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
-    problem = check_options(args, token)
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-    configure_logging(os.environ.get("BOT_LOG_LEVEL", "INFO").upper())
     try:
-        return asyncio.run(serve(args, token))
+        config = replace(
+            load_config(),
+            **{
+                k: v
+                for k, v in (
+                    ("webhook_url", args.webhook),
+                    ("listen", args.listen),
+                    ("port", args.port),
+                    ("secret_token", args.secret_token),
+                )
+                if v is not None
+            },
+        )
+        token = config.require_token()
+        config.check_webhook()
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    configure_logging(config.log_level, config.log_format)
+    try:
+        return asyncio.run(serve(config, token))
     except Exception as exc:  # a start-up failure (bad token, no network): one line, no traceback
         from telegram.error import InvalidToken, NetworkError
 
@@ -111,7 +113,7 @@ def run_telegram(args: argparse.Namespace) -> int:
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("telegram", help="run on Telegram (token in TELEGRAM_BOT_TOKEN)")
     parser.add_argument("--webhook", metavar="URL", help="receive updates at this https URL instead of polling")
-    parser.add_argument("--listen", default="127.0.0.1", help="address the webhook server binds (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8443, help="port of the webhook server (default 8443)")
+    parser.add_argument("--listen", help="address the webhook server binds (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port of the webhook server (default 8443)")
     parser.add_argument("--secret-token", help="the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token")
     parser.set_defaults(handler=run_telegram)

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
+from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage, short_quote
 from bot.matching import Candidate, Matcher, build_matcher, chart_entries
-from bot.store import DEFAULT_DB, Store, StoreBusy, StoreError
+from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
 Describe what happened in your own words ("LHO led out of turn"), then type the number of the situation.
@@ -251,15 +250,10 @@ class TerminalChat:
         return title + "\n" + "\n".join(lines)
 
 
-def database_path() -> Path:
-    """Where the bot keeps its records: ``BOT_DB`` or ``data/bot.sqlite3``."""
-    return Path(os.environ.get("BOT_DB", str(DEFAULT_DB)))
-
-
 async def _chat_loop() -> int:
     book, charts = load_lawbook(), load_charts()
     try:
-        store = await Store.open(database_path())
+        store = await Store.open(load_config().database)
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
