@@ -10,7 +10,8 @@
 | BOT_LOG_LEVEL | DEBUG, INFO, WARNING, ERROR | INFO |
 | BOT_LOG_FORMAT | text or json (one object per line) | text |
 | BOT_WEBHOOK_URL | receive updates at this https URL instead of long polling | — |
-| BOT_LISTEN / BOT_PORT | where the webhook server binds | 127.0.0.1 / 8443 |
+| BOT_LISTEN | the address the webhook server binds | 127.0.0.1 |
+| BOT_PORT | the port the webhook server binds | 8443 |
 | BOT_SECRET_TOKEN | the webhook's secret header (16–256 of A–Z a–z 0–9 _ -) | — (required with a webhook) |
 | BOT_ADMIN_IDS | Telegram user ids of the bot's administrators, comma-separated | — |
 | BOT_HEARTBEAT_SECONDS | how often the running bot records that it is alive | 30 |

@@ -1,0 +1,213 @@
+"""Running it for a club: configuration, health, backup and restore, and the deploy files matching the CLI."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.cli import build_parser
+from bot.config import ConfigError, load_config
+from bot.logs import JsonFormatter
+from bot.store import SCHEMA_VERSION, Position, Store
+from bot.store.maintenance import MaintenanceError, backup, check_health, restore
+
+ROOT = Path(__file__).resolve().parents[1]
+DEPLOY = ROOT / "deploy"
+TOKEN = "123456:ABCdefGhIJKlmnoPQRstuVWXyz0123456789"
+
+
+def test_defaults_and_every_variable_validated() -> None:
+    config = load_config({})
+    assert config.database == Path("data/bot.sqlite3") and config.log_level == "INFO" and config.token is None
+    full = load_config(
+        {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "BOT_DB": "/tmp/x.sqlite3",
+            "BOT_LOG_LEVEL": "debug",
+            "BOT_LOG_FORMAT": "json",
+            "BOT_ADMIN_IDS": "12, 34",
+            "BOT_PORT": "9000",
+        }
+    )
+    assert full.require_token() == TOKEN and full.admin_ids == frozenset({12, 34}) and full.port == 9000
+    assert full.log_level == "DEBUG" and full.log_format == "json"
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"BOT_LOG_LEVEL": "LOUD"}, "BOT_LOG_LEVEL must be one of"),
+        ({"BOT_LOG_FORMAT": "xml"}, "BOT_LOG_FORMAT must be text or json"),
+        ({"BOT_PORT": "eighty"}, "BOT_PORT must be a whole number"),
+        ({"BOT_ADMIN_IDS": "alice"}, "BOT_ADMIN_IDS must be Telegram user ids"),
+        ({"BOT_HEARTBEAT_SECONDS": "0"}, "BOT_HEARTBEAT_SECONDS must be between"),
+        ({"TELEGRAM_BOT_TOKEN_FILE": "/nonexistent/token"}, "cannot read the token file"),
+    ],
+)
+def test_a_wrong_setting_is_named(env: dict[str, str], says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        load_config(env)
+
+
+def test_the_token_can_come_from_a_file_or_a_systemd_credential(tmp_path: Path) -> None:
+    (tmp_path / "telegram-token").write_text(TOKEN + "\n", encoding="utf-8")
+    assert load_config({"TELEGRAM_BOT_TOKEN_FILE": str(tmp_path / "telegram-token")}).token == TOKEN
+    assert load_config({"CREDENTIALS_DIRECTORY": str(tmp_path)}).token == TOKEN
+    with pytest.raises(ConfigError, match="does not look like a bot token"):
+        load_config({"TELEGRAM_BOT_TOKEN": "nope"}).require_token()
+
+
+def test_json_logs_are_one_object_per_line() -> None:
+    record = logging.LogRecord("bot.telegram", logging.INFO, __file__, 1, "update handled chat=%s", ("ab12",), None)
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["message"] == "update handled chat=ab12" and entry["level"] == "INFO" and "\n" not in json.dumps(entry)
+
+
+async def _database(path: Path, beat: bool = True) -> None:
+    store = await Store.open(path)
+    if beat:
+        await store.beat()
+    await store.close()
+
+
+async def test_health_in_each_state(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    assert not check_health(path, 120).ok  # no database
+    await _database(path, beat=False)
+    health = check_health(path, 120)
+    assert not health.ok and "no heartbeat yet" in health.lines[-1]
+    await _database(path)
+    health = check_health(path, 120)
+    assert health.ok and "writable: yes" in health.lines
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE heartbeat SET at = ?", (time.time() - 3600,))
+    assert not check_health(path, 120).ok  # the bot stopped beating an hour ago
+    await _database(path)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        import bot.store.maintenance as maintenance
+
+        old = maintenance.BUSY_TIMEOUT_MS
+        maintenance.BUSY_TIMEOUT_MS = 100
+        locked = check_health(path, 120)
+        maintenance.BUSY_TIMEOUT_MS = old
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert not locked.ok and "database problem" in locked.lines[-1]
+
+
+async def test_health_command_exit_status(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    env = {"BOT_DB": str(path), "PATH": "/usr/bin:/bin"}
+    run = [sys.executable, "-m", "bot", "health"]
+    assert subprocess.run(run, cwd=ROOT, env=env, capture_output=True).returncode == 1
+    await _database(path)
+    done = subprocess.run(run, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip().endswith("healthy")
+
+
+async def test_backup_while_writing_then_restore(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    for i in range(50):
+        await store.create_session(f"u{i}", None, "revoke", 1, {"chart": "revoke"}, Position("open", 0, ""))
+    await store.close()
+    stop = threading.Event()
+
+    def keep_writing() -> None:  # another process's writes, as the running bot would make them
+        db = sqlite3.connect(path, isolation_level=None, timeout=5)
+        n = 0
+        while not stop.is_set():
+            db.execute(
+                "INSERT INTO sessions (owner, chart_id, chart_version, status, created, updated)"
+                " VALUES ('w', 'revoke', 1, 'open', 0, 0)"
+            )
+            n += 1
+        db.close()
+
+    writer = threading.Thread(target=keep_writing)
+    writer.start()
+    try:
+        time.sleep(0.05)
+        copies = [tmp_path / f"backup-{i}.sqlite3" for i in range(3)]
+        for copy in copies:
+            assert backup(path, copy) == SCHEMA_VERSION
+    finally:
+        stop.set()
+        writer.join()
+    for copy in copies:
+        with sqlite3.connect(copy) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert db.execute("SELECT count(*) FROM sessions WHERE owner LIKE 'u%'").fetchone()[0] == 50
+    target = tmp_path / "restored" / "bot.sqlite3"
+    assert restore(copies[-1], target) == SCHEMA_VERSION
+    reopened = await Store.open(target)
+    assert len(await reopened.sessions("u7", ("open",))) == 1
+    await reopened.close()
+
+
+def test_restore_refuses_what_it_cannot_trust(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(MaintenanceError, match="not a bot database"):
+        restore(junk, tmp_path / "bot.sqlite3")
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as db:
+        db.execute("CREATE TABLE sessions (id INTEGER)")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(MaintenanceError, match="newer than this bot"):
+        restore(newer, tmp_path / "bot.sqlite3")
+    with pytest.raises(MaintenanceError, match="no database"):
+        restore(tmp_path / "missing.sqlite3", tmp_path / "bot.sqlite3")
+
+
+def _subcommands() -> set[str]:
+    parser = build_parser()
+    (choices,) = [a.choices for a in parser._actions if isinstance(a.choices, dict)]
+    return set(choices)
+
+
+def test_the_deploy_files_call_commands_that_exist() -> None:
+    commands = _subcommands()
+    texts = {p.name: p.read_text(encoding="utf-8") for p in DEPLOY.iterdir() if p.is_file()}
+    called = {m for text in texts.values() for m in re.findall(r"-m\"?,? \"?bot\"?,? \"?([a-z]+)", text)}
+    called |= {m for text in texts.values() for m in re.findall(r"-m bot ([a-z]+)", text)}
+    assert {"health", "telegram", "backup", "lint"} <= called
+    assert called <= commands, called - commands
+    assert 'CMD ["python", "-m", "bot", "health"]' in texts["Dockerfile"]
+
+
+def test_the_deploy_files_use_only_documented_settings() -> None:
+    documented = set(re.findall(r"^\| ([A-Z_]+) \|", (ROOT / "bot" / "config.py").read_text(encoding="utf-8"), re.M))
+    for path in DEPLOY.iterdir():
+        used = set(re.findall(r"\b((?:BOT|TELEGRAM)_[A-Z_]+)\b", path.read_text(encoding="utf-8")))
+        used -= {"BOT_DOMAIN"}  # the proxy's host name, read by compose and Caddy only
+        assert used <= documented, (path.name, used - documented)
+
+
+def test_compose_and_systemd_files_are_well_formed() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text(encoding="utf-8"))
+    assert compose["services"]["bot"]["profiles"] == ["polling"]
+    assert compose["services"]["bot-webhook"]["profiles"] == ["webhook"]
+    unit = (DEPLOY / "bridge-director-bot.service").read_text(encoding="utf-8")
+    for setting in (
+        "LoadCredential=telegram-token:",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+        "Restart=on-failure",
+        "User=bridgebot",
+    ):
+        assert setting in unit
+    assert "TELEGRAM_BOT_TOKEN=" not in unit
