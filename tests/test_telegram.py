@@ -269,3 +269,16 @@ async def test_history_resume_and_cancel(demo: tuple[Application, FakeBotAPI], s
         await table.press(label)
     assert "Your recent rulings" in table.texts(await table.send("/history"))
     assert "Ruling — Demo of every node kind" in table.texts(await table.press("Demo of every node kind"))
+
+
+async def test_logs_hold_no_message_text_and_no_token(
+    demo: tuple[Application, FakeBotAPI], caplog: pytest.LogCaptureFixture
+) -> None:
+    app, api = demo
+    table = Table(app, api)
+    with caplog.at_level("DEBUG"):
+        await table.send("my secret hand is AKQJ of spades, partner hesitated")
+        await _start_demo(table)
+    text = caplog.text
+    assert "update" in text and "kind=message" in text and "kind=press" in text
+    assert "AKQJ" not in text and "secret hand" not in text and TOKEN not in text and "chat=1 " not in text

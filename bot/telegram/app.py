@@ -30,6 +30,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 from telegram.request import BaseRequest
@@ -109,6 +110,7 @@ class TelegramFrontEnd:
         self.matcher = matcher
 
     def install(self, app: Application) -> None:
+        app.add_handler(TypeHandler(Update, self.on_any), group=-1)
         app.add_handler(CommandHandler("start", self.on_start))
         app.add_handler(CommandHandler("help", self.on_help))
         app.add_handler(CommandHandler("law", self.on_law))
@@ -120,6 +122,13 @@ class TelegramFrontEnd:
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_handler(CallbackQueryHandler(self.on_press))
         app.add_error_handler(self.on_error)
+
+    @staticmethod
+    async def on_any(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """One log line per update: its kind and the hashed chat, never the text."""
+        kind = "press" if update.callback_query else "command" if _is_command(update) else "message"
+        chat = update.effective_chat.id if update.effective_chat else None
+        log.info("update %s kind=%s chat=%s", update.update_id, kind, chat_tag(chat))
 
     # --- messages -------------------------------------------------------------------------------
 
@@ -425,6 +434,11 @@ class TelegramFrontEnd:
                 )
             except (NetworkError, BadRequest):
                 log.warning("could not tell chat=%s about the error", chat_tag(chat))
+
+
+def _is_command(update: Update) -> bool:
+    message = update.effective_message
+    return bool(message and message.text and message.text.startswith("/"))
 
 
 async def register_commands(app: Application) -> None:
