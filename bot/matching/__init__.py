@@ -1,18 +1,18 @@
 """Table language → candidate laws and charts, explainably, with no language model.
 
 Each law has phrases: its curated keywords (``knowledge/keywords.yaml``), the keywords of the charts that
-serve it, its title and its section headings. A query is normalised (abbreviations, suits, bids, Thai
-terms, typos against the vocabulary with rapidfuzz), then each phrase scores by how much of its
-rarity-weighted words the query contains. A law's score is its best phrase plus a share of its next
-best; the phrases that matched are the explanation. Nothing convincing → no candidates, a hint, and the
-most common situations instead.
+serve it, its title and its section headings. A query is normalised (Thai glossary, suits and bids,
+abbreviations, synonyms, typos fixed against the vocabulary with rapidfuzz), then each phrase scores by
+how much of its rarity-weighted (IDF over the laws) words the query holds. A law's evidence is its best
+phrase, a share of its other phrases' extra words and a small share of words found in its text. The
+confidence also asks how much of the query the law explains, so "revoke" alone is confident and a
+sentence sharing one common word with a law is not. The query words that matched are the "why".
 """
 
 from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,81 +20,19 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz, process, utils
 
 from bot.laws import LawBook, load_lawbook, parse_ref
+from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
-MAX_QUERY = 500  # characters considered; longer text is cut (a description, not an essay)
-CONFIDENT = 38.0  # a top score below this is "nothing convincing"
+CONFIDENT = 40.0  # a top score below this is "nothing convincing"
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "to",
-        "of",
-        "and",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "as",
-        "is",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "then",
-        "there",
-        "he",
-        "she",
-        "his",
-        "her",
-        "him",
-        "they",
-        "them",
-        "their",
-        "i",
-        "me",
-        "my",
-        "we",
-        "our",
-        "you",
-        "your",
-        "what",
-        "when",
-        "who",
-        "which",
-        "if",
-        "so",
-        "but",
-        "did",
-        "do",
-        "does",
-        "has",
-        "have",
-        "had",
-        "just",
-        "about",
-        "after",
-        "before",
-        "while",
-        "into",
-        "out",
-        "up",
-        "down",
-        "over",
-    ]
-) - {"out", "up", "down", "over", "before", "after"}
+COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
+EXTRA = 0.35  # weight of words a law's other phrases add beyond its best phrase
+TEXT = 0.12  # weight of query words found only in a law's text
+UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
+SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
     "“dummy pointed out a revoke”, or “he claimed but a trump is out”. You can also type a law: “law 27”."
@@ -117,7 +55,7 @@ class Candidate:
     title: str
     charts: tuple[str, ...]
     score: float  # 0..100
-    matched: tuple[str, ...]  # the phrases of the knowledge base the query matched: the "why"
+    matched: tuple[str, ...]  # the words of the query that matched: the "why"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,36 +68,14 @@ class MatchResult:
     suggestions: tuple[Candidate, ...]  # common situations to offer when not confident
 
 
+
 @dataclass(frozen=True, slots=True)
 class _Phrase:
     text: str
     law: int
     tokens: tuple[str, ...]
-    weight: float  # curated keywords count fully; titles and headings a little less
+    weight: float  # curated keywords and chart keywords count fully; titles a little less, headings less
     chart: str | None
-
-
-def _stem(word: str) -> str:
-    """A light English stemmer: enough to make 'revoked', 'revokes' and 'revoking' one word."""
-    for suffix, keep in (("ation", "at"), ("ion", ""), ("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + keep
-    return word
-
-
-_SUITS = {
-    "♠": " spades ",
-    "♥": " hearts ",
-    "♦": " diamonds ",
-    "♣": " clubs ",
-    "♤": " spades ",
-    "♡": " hearts ",
-    "♢": " diamonds ",
-    "♧": " clubs ",
-}
-_BID = re.compile(r"\b([1-7])\s?(nt|n|c|d|h|s|clubs?|diamonds?|hearts?|spades?|no ?trumps?)\b")
-_DENOMINATIONS = {"nt": "notrump", "n": "notrump", "c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-_REFERENCE = re.compile(r"^\s*(?:laws?|l)\s*\.?\s*\d|^\s*\d{1,3}\s*[a-hA-H]?\s*\d?\s*(?:\(?[a-z]\)?)?\s*$")
 
 
 class Matcher:
@@ -168,134 +84,137 @@ class Matcher:
     def __init__(self, book: LawBook, charts: Iterable[ChartEntry] = ()) -> None:
         self.book = book
         self.charts = tuple(charts)
-        keywords = _load_yaml("keywords.yaml")["laws"]
         shorthand = _load_yaml("abbreviations.yaml")
-        self.abbreviations: dict[str, str] = {**shorthand["abbreviations"], **shorthand["words"]}
-        self.multiword = sorted(shorthand["phrases"].items(), key=lambda pair: -len(pair[0]))
-        self.thai = sorted(
-            (
-                (_thai(spelling), term["english"])
-                for term in _load_yaml("thai.yaml")["terms"]
-                for spelling in term["thai"]
-            ),
-            key=lambda pair: -len(pair[0]),
+        synonyms = _load_yaml("matching-synonyms.yaml")["synonyms"]
+        self.normaliser = Normaliser(
+            {**shorthand["abbreviations"], **shorthand["words"]},
+            [(spelling, term["english"]) for term in _load_yaml("thai.yaml")["terms"] for spelling in term["thai"]],
+            [*shorthand["phrases"].items(), *((str(p), str(meaning)) for meaning, ps in synonyms.items() for p in ps)],
         )
         self.charts_by_law: dict[int, list[str]] = {}
         for chart in self.charts:
             for number in dict.fromkeys(_law_number(ref) for ref in chart.laws):
                 self.charts_by_law.setdefault(number, []).append(chart.id)
-        raw: list[tuple[str, int, float, str | None]] = []
-        for number, phrases in keywords.items():
-            raw += [(p, int(number), 1.0, None) for p in phrases]
-        for chart in self.charts:
-            primary = _law_number(chart.laws[0]) if chart.laws else None
-            if primary is not None:
-                raw += [(k, primary, 1.0, chart.id) for k in chart.keywords]
-                raw.append((chart.title, primary, 0.9, chart.id))
-        for law in book.laws.values():
-            raw.append((law.title, law.number, 0.9, None))
-            raw += [(s.heading, law.number, 0.6, None) for s in law.sections if s.heading]
-        phrases = []
-        for text, number, weight, chart in raw:
-            tokens = tuple(dict.fromkeys(self._tokens(self._normalise(text))))
-            if tokens:
-                phrases.append(_Phrase(text, number, tokens, weight, chart))
-        self.phrases = tuple(phrases)
-        frequency = Counter(token for p in self.phrases for token in set(p.tokens))
-        total = len(self.phrases)
-        self.idf = {token: math.log(1 + total / count) for token, count in frequency.items()}
-        self.vocabulary = sorted(self.idf)
+        self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
+        self.text_tokens = {
+            law.number: frozenset(
+                t.text
+                for section in law.sections
+                for t in self.normaliser.tokens(f"{section.heading or ''} {section.text}")
+            )
+            for law in book.laws.values()
+        }
+        documents = Counter[str]()
+        for number, words in self.text_tokens.items():
+            documents.update(words | {t for p in self.phrases if p.law == number for t in p.tokens})
+        self.idf = {token: math.log(1 + len(book.laws) / count) for token, count in documents.items()}
+        self.vocabulary = sorted({t for p in self.phrases for t in p.tokens if len(t) >= 4 and not t.isdigit()})
         self.by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
                 self.by_token.setdefault(token, []).append(index)
         self._corrections: dict[str, str | None] = {}
 
+    def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:
+        """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it.
+
+        A chart keyword goes to the one of the chart's laws whose own phrases it matches best (a revoke
+        chart's "revoke on trick twelve" belongs to Law 62, not to the chart's first law, 61).
+        """
+        raw: list[tuple[str, int, float, str | None]] = []
+        for number, texts in keywords.items():
+            raw += [(text, int(number), 1.0, None) for text in texts]
+        for law in self.book.laws.values():
+            raw.append((law.title, law.number, 0.9, None))
+            raw += [(s.heading, law.number, 0.6, None) for s in law.sections if s.heading]
+        own = [p for p in (self._phrase(*entry) for entry in raw) if p]
+        for chart in self.charts:
+            laws = list(dict.fromkeys(_law_number(ref) for ref in chart.laws))
+            if not laws:
+                continue
+            raw.append((chart.title, laws[0], 0.9, chart.id))
+            for keyword in chart.keywords:
+                tokens = {t.text for t in self.normaliser.tokens(keyword)}
+                fit = {n: sum(len(tokens & set(p.tokens)) ** 2 / len(p.tokens) for p in own if p.law == n) for n in laws}
+                raw.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
+        phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
+        best: dict[frozenset[str], float] = {}
+        for p in phrases:
+            best[frozenset(p.tokens)] = max(best.get(frozenset(p.tokens), 0.0), p.weight)
+        kept = {(p.law, frozenset(p.tokens), p.chart): p for p in phrases if p.weight >= best[frozenset(p.tokens)]}
+        return tuple(kept.values())
+
+    def _phrase(self, text: str, law: int, weight: float, chart: str | None) -> _Phrase | None:
+        tokens = tuple(dict.fromkeys(t.text for t in self.normaliser.tokens(text)))
+        return _Phrase(text, law, tokens, weight, chart) if tokens else None
+
     # --- normalisation -------------------------------------------------------------------------
 
-    def _normalise(self, text: str) -> str:
-        text = _thai(unicodedata.normalize("NFKC", text))
-        for spelling, english in self.thai:
-            if spelling in text:
-                text = text.replace(spelling, f" {english} ")
-        for symbol, word in _SUITS.items():
-            text = text.replace(symbol, word)
-        text = text.lower().replace("’", "'").replace("‐", "-")
-        text = re.sub(r"[^\w\s'-]", " ", text)
-        text = _BID.sub(lambda m: f" {m.group(1)} {_DENOMINATIONS.get(m.group(2), m.group(2))} bid ", text)
-        words = [self.abbreviations.get(w, w) for w in re.split(r"[\s'-]+", text) if w]
-        joined = f" {' '.join(words)} "
-        for phrase, word in self.multiword:
-            joined = joined.replace(f" {phrase} ", f" {word} ")
-        return joined.strip()
-
-    def _tokens(self, text: str) -> list[str]:
-        return [_stem(w) for w in text.split() if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
-
     def _correct(self, token: str) -> str | None:
-        """The vocabulary word a typed word stands for (a typo fixed), or None."""
-        if token in self.idf:
-            return token
+        """The vocabulary word a typed word stands for (a typo fixed), or None when it is not a typo."""
+        if token in self.idf or token in STOPWORDS or len(token) < 4 or token.isdigit():
+            return None
         if token in self._corrections:
             return self._corrections[token]
-        found = None
-        if len(token) >= 4 and not token.isdigit():
-            cutoff = 86 if len(token) < 7 else 84
-            best = process.extractOne(token, self.vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff)
-            found = best[0] if best and best[0][0] == token[0] else None  # typos rarely change the first letter
+        cutoff = 80 if len(token) >= 7 else 84
+        found = process.extractOne(token, self.vocabulary, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff)
+        fixed = found[0] if found and found[0][0] == token[0] else None  # a typo rarely changes the first letter
         if len(self._corrections) < 50_000:
-            self._corrections[token] = found
-        return found
+            self._corrections[token] = fixed
+        return fixed
 
     # --- matching ------------------------------------------------------------------------------
 
     def match(self, text: str, limit: int = 3) -> MatchResult:
-        query = (text or "")[:MAX_QUERY]
-        cleaned = "".join(ch for ch in query if unicodedata.category(ch)[0] != "C" or ch in "\n\t")
-        if not cleaned.strip():
-            return self._nothing(query, "Tell me what happened at the table.")
-        direct = self._direct(cleaned)
+        """The best ``limit`` laws for the text, why each matched, and whether any is convincing."""
+        query = clean(text)
+        if not query.strip():
+            return self._nothing(text or "", "Tell me what happened at the table.")
+        direct = self._direct(query)
         if direct is not None:
             return direct
-        tokens = {t for t in (self._correct(w) for w in self._tokens(self._normalise(cleaned))) if t}
-        if not tokens:
+        words = self.normaliser.tokens(query, self._correct)
+        known = {t.text for t in words if t.text in self.idf}
+        if not known:
             return self._nothing(query, "I could not find a bridge situation in that.")
-        scores: dict[int, list[tuple[float, _Phrase]]] = {}
-        seen: set[int] = set()
-        for token in tokens:
-            for index in self.by_token.get(token, ()):
-                if index in seen:
-                    continue
-                seen.add(index)
-                phrase = self.phrases[index]
-                have = sum(self.idf[t] for t in phrase.tokens if t in tokens)
-                whole = sum(self.idf[t] for t in phrase.tokens)
-                coverage = have / whole
-                if coverage < 0.5:
-                    continue
-                score = phrase.weight * have * coverage**2
-                scores.setdefault(phrase.law, []).append((score, phrase))
-        ranked: list[Candidate] = []
-        for law, found in scores.items():
-            found.sort(key=lambda pair: -pair[0])
-            covered = set(found[0][1].tokens) & tokens
-            extra = {t for _s, p in found[1:] for t in p.tokens if t in tokens} - covered
-            best = found[0][0] + 0.35 * sum(self.idf[t] for t in extra)
-            confidence = 100 * (1 - math.exp(-best / 9))
-            charts = self._charts_for(law, [p.chart for _s, p in found if p.chart])
-            matched = tuple(dict.fromkeys(p.text for _s, p in found[:3]))
-            ranked.append(Candidate(law, self.book.laws[law].title, charts, round(confidence, 1), matched))
-        ranked.sort(key=lambda c: (-c.score, c.law))
+        mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
+        found: dict[int, list[tuple[float, _Phrase]]] = {}
+        for index in {i for token in known for i in self.by_token.get(token, ())}:
+            phrase = self.phrases[index]
+            have = sum(self.idf[t] for t in phrase.tokens if t in known)
+            coverage = have / sum(self.idf[t] for t in phrase.tokens)
+            if coverage >= COVERAGE:
+                found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**2, phrase))
+        ranked = sorted(
+            (self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()),
+            key=lambda c: (-c.score, c.law),
+        )
         top = tuple(ranked[:limit])
         if not top or top[0].score < CONFIDENT:
             return MatchResult(
-                query, top, None, False, "I am not sure which situation this is. " + HINT, self._common()
+                query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top)
             )
         return MatchResult(query, top, None, True, None, ())
 
+    def _candidate(
+        self, law: int, found: list[tuple[float, _Phrase]], known: set[str], words: list[Token], mass: float
+    ) -> Candidate:
+        found.sort(key=lambda pair: (-pair[0], pair[1].text))
+        covered = set(found[0][1].tokens) & known
+        extra = {t for _s, p in found[1:] for t in p.tokens if t in known} - covered
+        textual = (known & self.text_tokens.get(law, frozenset())) - covered - extra
+        evidence = found[0][0] + EXTRA * sum(self.idf[t] for t in extra) + TEXT * sum(self.idf[t] for t in textual)
+        explained = sum(self.idf[t] for t in covered | extra) + 0.5 * sum(self.idf[t] for t in textual)
+        share = min(1.0, explained / mass)
+        score = 100 * (1 - math.exp(-evidence / SCALE)) * (0.45 + 0.55 * share)
+        used = covered | extra
+        matched = tuple(dict.fromkeys(t.surface for t in words if t.text in used))
+        charts = self._charts_for(law, [p.chart for _s, p in found if p.chart])
+        return Candidate(law, self.book.laws[law].title, charts, round(score, 1), matched)
+
     def _direct(self, text: str) -> MatchResult | None:
         """'law 27', 'L27B1', '27b': straight to that law; 'law 120': a clear no."""
-        if not _REFERENCE.match(text.lower()):
+        if not _REFERENCE.match(text):
             return None
         ref = parse_ref(text)
         if ref is None:
@@ -303,10 +222,10 @@ class Matcher:
         law = self.book.laws.get(ref.law)
         if law is None:
             return self._nothing(text, f"There is no Law {ref.law}: the 2017 Laws run from 1 to 93.")
-        exact = ref if self.book.exists(ref) else ref.parent()
+        exact = ref
         while exact is not None and not self.book.exists(exact):
             exact = exact.parent()
-        candidate = Candidate(law.number, law.title, self._charts_for(law.number, []), 100.0, (str(ref),))
+        candidate = Candidate(law.number, law.title, self._charts_for(law.number, []), 100.0, (text.strip(),))
         return MatchResult(text, (candidate,), str(exact or law.number), True, None, ())
 
     def _charts_for(self, law: int, matched: list[str | None]) -> tuple[str, ...]:
@@ -314,24 +233,28 @@ class Matcher:
         ordered = [c for c in matched if c] + self.charts_by_law.get(law, [])
         return tuple(dict.fromkeys(ordered))
 
-    def _common(self) -> tuple[Candidate, ...]:
-        return tuple(
+    def _common(self, weak: tuple[Candidate, ...] = ()) -> tuple[Candidate, ...]:
+        """What to offer when unsure: the weak guesses first, then the situations directors meet most."""
+        common = [
             Candidate(n, self.book.laws[n].title, self._charts_for(n, []), 0.0, ())
             for n in COMMON_SITUATIONS
             if n in self.book.laws
-        )[:6]
+        ]
+        offered = {c.law: c for c in [*weak, *common]}
+        return tuple(offered.values())[:6]
 
     def _nothing(self, query: str, why: str) -> MatchResult:
         return MatchResult(query, (), None, False, f"{why} {HINT}", self._common())
 
 
+_REFERENCE = re.compile(
+    r"^\s*(?:(?:laws?|l)\s*\.?\s*\d{1,4}\s*[a-h]?\s*\d?\s*(?:\(?[a-h]\)?)?\s*(?:\(?[ivx]+\)?)?|\d{1,3}\s*[a-h]\s*\d?\s*(?:\([a-h]\))?|\d{1,3})\s*[.?!]?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _law_number(ref: str) -> int:
     return int(re.sub(r"\D.*", "", ref))
-
-
-def _thai(text: str) -> str:
-    """Repair what NFC does not: a decomposed SARA AM (nikhahit + sara aa) becomes U+0E33."""
-    return text.replace("\u0e4d\u0e32", "\u0e33").replace("\u0e4d \u0e32", "\u0e33")
 
 
 @cache

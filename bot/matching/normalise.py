@@ -1,0 +1,210 @@
+"""Text as people type it at the table → word tokens, each remembering what the user wrote.
+
+The same pipeline reads the knowledge base's phrases and the director's query, so a keyword written
+"hesitated then bid" and a query "tanked, then bid" meet on the same tokens. Every token keeps its
+surface (the words typed), which is what a candidate shows as its "why".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+MAX_QUERY = 500  # characters considered: a description of a table situation, not an essay
+
+STOPWORDS = frozenset(
+    "a an the to of and in on at by for with from as is are was were be been being am it its this that "
+    "these those there he she his her him hers they them their i me my mine we us our you your what "
+    "which who whom if so but do does did has have had just about into then than very really also "
+    "would could should can will shall may might must please ok okay oh um hi hello".split()
+)
+_SUITS = {
+    "♠": "spades",
+    "♥": "hearts",
+    "♦": "diamonds",
+    "♣": "clubs",
+    "♤": "spades",
+    "♡": "hearts",
+    "♢": "diamonds",
+    "♧": "clubs",
+}
+_DENOMINATION = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4}
+_DENOMINATION_WORD = ("clubs", "diamonds", "hearts", "spades", "notrump")
+_BID = re.compile(
+    r"(?<![\w.])([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs])(?![\w])",
+    re.IGNORECASE,
+)
+_LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
+_THAI = re.compile(r"[\u0e00-\u0e7f]+")
+_WORD = re.compile(r"[a-z0-9]+")
+_TONE_MARKS = str.maketrans("", "", "\u0e48\u0e49\u0e4a\u0e4b\u0e4c\u0e47")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One normalised word and the words the user typed for it."""
+
+    text: str
+    surface: str
+
+
+def clean(text: str) -> str:
+    """NFKC, the decomposed SARA AM that NFC leaves alone, control characters gone, length capped."""
+    text = unicodedata.normalize("NFKC", (text or "")[: MAX_QUERY * 2])
+    text = text.replace("\u0e4d\u0e32", "\u0e33").replace("\u0e4d \u0e32", "\u0e33")
+    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    return text[:MAX_QUERY]
+
+
+def thai_key(text: str) -> str:
+    """Thai compared without tone marks and with ไฟ (fire) read as ไพ (card): seed 002's OCR damage."""
+    return text.translate(_TONE_MARKS).replace("ไฟ", "ไพ")
+
+
+def stem(word: str) -> str:
+    """A light English stemmer: enough to make 'revoked', 'revokes' and 'revoking' one word."""
+    for suffix, keep in (
+        ("ations", "at"),
+        ("ation", "at"),
+        ("ies", "y"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)] + keep
+    return word
+
+
+class Normaliser:
+    """Turns text into tokens: Thai glossary, suits and bids, abbreviations, stems, typos, synonyms."""
+
+    def __init__(
+        self,
+        abbreviations: Mapping[str, str],
+        thai: Iterable[tuple[str, str]],
+        synonyms: Iterable[tuple[str, str]],
+    ) -> None:
+        self.abbreviations = {key.lower(): value.lower().split() for key, value in abbreviations.items()}
+        self.thai: dict[str, list[tuple[str, str]]] = {}
+        for spelling, english in sorted(thai, key=lambda pair: -len(thai_key(pair[0]))):
+            key = thai_key(spelling)
+            self.thai.setdefault(key[0], []).append((key, english))
+        self.stems: dict[str, str] = {}
+        self.sequences: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for phrase, meaning in synonyms:
+            source = tuple(t.text for t in self._words(phrase, None))
+            target = tuple(t.text for t in self._words(meaning, None))
+            if source and source != target:
+                self.sequences[source] = target
+        self.longest = max((len(s) for s in self.sequences), default=0)
+
+    def tokens(self, text: str, correct: Callable[[str], str | None] | None = None) -> list[Token]:
+        """Content tokens of the text in order; ``correct`` maps an unknown word to a known one (or None)."""
+        return [t for t in self._replace(self._words(text, correct)) if _content(t.text)]
+
+    # ---------------------------------------------------------------------------------------------
+
+    def _words(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
+        words: list[Token] = []
+        position = 0
+        for run in _THAI.finditer(text):
+            words += self._latin(text[position : run.start()], correct)
+            words += self._thai(run.group())
+            position = run.end()
+        words += self._latin(text[position:], correct)
+        return words
+
+    def _thai(self, run: str) -> list[Token]:
+        """Greedy longest match against the glossary; Thai it does not know counts as one unknown word."""
+        key, words, i, unknown = thai_key(run), [], 0, False
+        while i < len(key):
+            for spelling, english in self.thai.get(key[i], ()):
+                if key.startswith(spelling, i):
+                    words += [Token(stem(w), spelling) for w in self._expand(english.lower().split())]
+                    i += len(spelling)
+                    break
+            else:
+                if not unknown:
+                    words.append(Token("?", run))
+                    unknown = True
+                i += 1
+                continue
+            unknown = False
+        return words
+
+    def _latin(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
+        for symbol, word in _SUITS.items():
+            text = text.replace(symbol, f" {word} ")
+        text = text.lower().replace("’", "'").replace("‘", "'")
+        text = re.sub(r"(\w)'s\b", r"\1", text)
+        text = re.sub(r"(\w)'(\w)", r"\1\2", text)
+        words: list[Token] = []
+        position = 0
+        bids: list[tuple[int, str, int]] = []
+        for bid in _BID.finditer(text):
+            words += self._plain(text[position : bid.start()], correct)
+            level, denomination = int(bid.group(1)), bid.group(2).lower()
+            strain = _DENOMINATION.get(denomination[0], 4) if not denomination.startswith("no") else 4
+            surface = bid.group().strip()
+            if level > 7:
+                words += [Token("bid", surface), Token("above", surface), Token("seven", surface)]
+            else:
+                words += [Token("bid", surface), Token(stem(_DENOMINATION_WORD[strain]), surface)]
+                bids.append((level * 5 + strain, surface, bid.start()))
+            position = bid.end()
+        words += self._plain(text[position:], correct)
+        if _lower_bid_follows(bids, text):
+            words.append(Token("insufficient", " … ".join(b[1] for b in bids[:2])))
+        return words
+
+    def _plain(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
+        words = []
+        for match in _WORD.finditer(text):
+            surface = match.group()
+            for word in self._expand([surface]):
+                token = self.stems.get(word)
+                if token is None:
+                    token = self.stems[word] = word if word in STOPWORDS else stem(word)
+                if correct is not None and token not in STOPWORDS:
+                    token = correct(token) or token
+                words.append(Token(token, surface))
+        return words
+
+    def _expand(self, words: Sequence[str]) -> list[str]:
+        return [part for word in words for part in self.abbreviations.get(word, [word])]
+
+    def _replace(self, words: list[Token]) -> list[Token]:
+        """Multi-word synonyms ('break in tempo', 'thought for ages') become their meaning, longest first."""
+        out: list[Token] = []
+        i = 0
+        while i < len(words):
+            for size in range(min(self.longest, len(words) - i), 0, -1):
+                window = tuple(w.text for w in words[i : i + size])
+                target = self.sequences.get(window)
+                if target is not None:
+                    surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + size]))
+                    out += [Token(t, surface) for t in target]
+                    i += size
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return out
+
+
+def _content(token: str) -> bool:
+    return token not in STOPWORDS and (len(token) > 1 or token.isdigit() or token == "?")
+
+
+def _lower_bid_follows(bids: list[tuple[int, str, int]], text: str) -> bool:
+    """Two bids where the later one ranks lower ('1♥ over 1♠', '1♠ … then 1♥'): an insufficient bid."""
+    for (first, _s1, start1), (second, _s2, start2) in zip(bids, bids[1:], strict=False):
+        later_first = bool(_LATER_FIRST.search(text[start1:start2]))
+        earlier, later = (second, first) if later_first else (first, second)
+        if later < earlier:
+            return True
+    return False
