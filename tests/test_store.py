@@ -134,6 +134,10 @@ async def test_an_older_schema_is_migrated_and_keeps_its_sessions(
         db.execute("PRAGMA user_version = 1")
     store = await Store.open(path)
     assert await store.schema_version() == SCHEMA_VERSION
+    kept = Path(f"{path}.schema-1.bak")  # the database as it was, copied before migrating
+    with sqlite3.connect(kept) as old:
+        assert old.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert old.execute("SELECT count(*) FROM events").fetchone()[0] == 2
     screen = await Dialogs(store, demo_charts).screen("alice", 1)
     assert screen.node_id == "reminder" and "right-hand" in screen.text
     await store.close()

@@ -152,6 +152,8 @@ class Store:
             raise StoreError(
                 f"the database is schema {version}, newer than this bot ({SCHEMA_VERSION}): upgrade the bot"
             )
+        if 0 < version < SCHEMA_VERSION and self.path != ":memory:":
+            await self._backup_before_upgrade(version)
         for number in range(version, SCHEMA_VERSION):
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -163,6 +165,14 @@ class Store:
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
+
+    async def _backup_before_upgrade(self, version: int) -> None:
+        """Keep a copy of the database as it was before migrating it (``bot.sqlite3.schema-1.bak``)."""
+        from bot.store.maintenance import backup
+
+        target = Path(f"{self.path}.schema-{version}.bak")
+        if not target.exists():
+            await asyncio.to_thread(backup, Path(self.path), target)
 
     async def _write(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
         """Run statements in one short transaction; returns the last row id."""
