@@ -36,7 +36,7 @@ def test_every_path_ends_in_a_ruling_citing_existing_law(chart_id: str) -> None:
     assert paths
     rulings_reached: set[str] = set()
     for path in paths:
-        walk = engine.walk(chart_id, path.steps)
+        walk = engine.walk(chart_id, path.steps, dict(path.given))
         assert walk.finished, f"{chart_id}: a path stops without a ruling: {path.steps}"
         assert walk.rulings, f"{chart_id}: a path ends without a ruling"
         for ruling in walk.rulings:

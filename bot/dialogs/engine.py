@@ -136,9 +136,12 @@ class Engine:
         self._advance(walk)
         return walk
 
-    def walk(self, chart_id: str, steps: Iterable[Step]) -> Walk:
-        """The state after taking ``steps`` from the chart's start; ChartMismatch if one does not fit."""
-        walk = self.begin(chart_id)
+    def walk(self, chart_id: str, steps: Iterable[Step], values: Mapping[str, str] | None = None) -> Walk:
+        """The state after taking ``steps`` from the chart's start; ChartMismatch if one does not fit.
+
+        ``values`` are variables given at the start, as a calling chart's jump passes them.
+        """
+        walk = self.begin(chart_id, values)
         for index, step in enumerate(steps):
             try:
                 self.take(walk, step)
