@@ -3,7 +3,7 @@
 Each law has phrases: its curated keywords (``knowledge/keywords.yaml``), the keywords of the charts that
 serve it, its title and its section headings. A query is normalised (Thai glossary, suits and bids,
 abbreviations, synonyms, typos fixed against the vocabulary with rapidfuzz), then each phrase scores by
-how much of its rarity-weighted (IDF over the laws) words the query holds. A law's evidence is its best
+how much of its rarity-weighted (IDF over the laws' phrases) words the query holds. A law's evidence is its best
 phrase, a share of its other phrases' extra words and a small share of words found in its text. The
 confidence also asks how much of the query the law explains, so "revoke" alone is confident and a
 sentence sharing one common word with a law is not. The query words that matched are the "why".
@@ -104,11 +104,15 @@ class Matcher:
             )
             for law in book.laws.values()
         }
-        documents = Counter[str]()
-        for number, words in self.text_tokens.items():
-            documents.update(words | {t for p in self.phrases if p.law == number for t in p.tokens})
-        self.idf = {token: math.log(1 + len(book.laws) / count) for token, count in documents.items()}
-        self.vocabulary = sorted({t for p in self.phrases for t in p.tokens if len(t) >= 4 and not t.isdigit()})
+        phrased = Counter(t for n in book.laws for t in {t for p in self.phrases if p.law == n for t in p.tokens})
+        texted = Counter(t for words in self.text_tokens.values() for t in words)
+        self.idf = {t: math.log(1 + len(book.laws) / c) for t, c in texted.items()}
+        self.idf.update({t: math.log(1 + len(book.laws) / c) for t, c in phrased.items()})
+        curated = {w for p in self.phrases for w in re.findall(r"[a-z0-9]+", p.text.lower())}
+        self.spelling = sorted(w for w in curated | self.normaliser.known if len(w) >= 4 and not w.isdigit())
+        self.words = frozenset(
+            curated | self.normaliser.known | STOPWORDS
+        ) | {w for law in book.laws.values() for s in law.sections for w in re.findall(r"[a-z]+", s.text.lower())}
         self.by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
@@ -135,7 +139,7 @@ class Matcher:
             raw.append((chart.title, laws[0], 0.9, chart.id))
             for keyword in chart.keywords:
                 tokens = {t.text for t in self.normaliser.tokens(keyword)}
-                fit = {n: sum(len(tokens & set(p.tokens)) ** 2 / len(p.tokens) for p in own if p.law == n) for n in laws}
+                fit = {n: max((len(tokens & set(p.tokens)) ** 2 / len(p.tokens) for p in own if p.law == n), default=0) for n in laws}
                 raw.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
         phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
         best: dict[frozenset[str], float] = {}
@@ -150,17 +154,17 @@ class Matcher:
 
     # --- normalisation -------------------------------------------------------------------------
 
-    def _correct(self, token: str) -> str | None:
-        """The vocabulary word a typed word stands for (a typo fixed), or None when it is not a typo."""
-        if token in self.idf or token in STOPWORDS or len(token) < 4 or token.isdigit():
+    def _correct(self, word: str) -> str | None:
+        """The known word a typed word stands for (a typo fixed), or None when it is not a typo."""
+        if word in self.words or word.isdigit() or len(word) < 4:
             return None
-        if token in self._corrections:
-            return self._corrections[token]
-        cutoff = 80 if len(token) >= 7 else 84
-        found = process.extractOne(token, self.vocabulary, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff)
-        fixed = found[0] if found and found[0][0] == token[0] else None  # a typo rarely changes the first letter
+        if word in self._corrections:
+            return self._corrections[word]
+        cutoff = 80 if len(word) >= 7 else 83
+        found = process.extractOne(word, self.spelling, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff)
+        fixed = found[0] if found and found[0][0] == word[0] else None  # a typo rarely changes the first letter
         if len(self._corrections) < 50_000:
-            self._corrections[token] = fixed
+            self._corrections[word] = fixed
         return fixed
 
     # --- matching ------------------------------------------------------------------------------

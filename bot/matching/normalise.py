@@ -94,8 +94,10 @@ class Normaliser:
             key = thai_key(spelling)
             self.thai.setdefault(key[0], []).append((key, english))
         self.stems: dict[str, str] = {}
+        self.known: set[str] = set(self.abbreviations)  # words the tables spell: typo fixes aim at these
         self.sequences: dict[tuple[str, ...], tuple[str, ...]] = {}
         for phrase, meaning in synonyms:
+            self.known.update(_WORD.findall(phrase.lower()))
             source = tuple(t.text for t in self._words(phrase, None))
             target = tuple(t.text for t in self._words(meaning, None))
             if source and source != target:
@@ -103,7 +105,7 @@ class Normaliser:
         self.longest = max((len(s) for s in self.sequences), default=0)
 
     def tokens(self, text: str, correct: Callable[[str], str | None] | None = None) -> list[Token]:
-        """Content tokens of the text in order; ``correct`` maps an unknown word to a known one (or None)."""
+        """Content tokens of the text in order; ``correct`` maps a misspelt word to a known one (or None)."""
         return [t for t in self._replace(self._words(text, correct)) if _content(t.text)]
 
     # ---------------------------------------------------------------------------------------------
@@ -165,12 +167,11 @@ class Normaliser:
         words = []
         for match in _WORD.finditer(text):
             surface = match.group()
-            for word in self._expand([surface]):
+            typed = correct(surface) or surface if correct is not None else surface
+            for word in self._expand([typed]):
                 token = self.stems.get(word)
                 if token is None:
                     token = self.stems[word] = word if word in STOPWORDS else stem(word)
-                if correct is not None and token not in STOPWORDS:
-                    token = correct(token) or token
                 words.append(Token(token, surface))
         return words
 
