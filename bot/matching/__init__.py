@@ -29,6 +29,7 @@ KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 CONFIDENT = 40.0  # a top score below this is "nothing convincing"
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
 COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
+SPECIFIC = 2  # a phrase's score grows with the power of its coverage: whole phrases beat parts
 EXTRA = 0.35  # weight of words a law's other phrases add beyond its best phrase
 TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
@@ -188,7 +189,7 @@ class Matcher:
             have = sum(self.idf[t] for t in phrase.tokens if t in known)
             coverage = have / sum(self.idf[t] for t in phrase.tokens)
             if coverage >= COVERAGE:
-                found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**2, phrase))
+                found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC, phrase))
         ranked = sorted(
             (self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()),
             key=lambda c: (-c.score, c.law),

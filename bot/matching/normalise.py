@@ -122,11 +122,14 @@ class Normaliser:
 
     def _thai(self, run: str) -> list[Token]:
         """Greedy longest match against the glossary; Thai it does not know counts as one unknown word."""
+        origin = [i for i, ch in enumerate(run) if thai_key(ch)]  # where each compared character was typed
         key, words, i, unknown = thai_key(run), [], 0, False
         while i < len(key):
             for spelling, english in self.thai.get(key[i], ()):
                 if key.startswith(spelling, i):
-                    words += [Token(stem(w), spelling) for w in self._expand(english.lower().split())]
+                    end = origin[i + len(spelling)] if i + len(spelling) < len(key) else len(run)
+                    typed = run[origin[i] : end]
+                    words += [Token(stem(w), typed) for w in self._expand(english.lower().split())]
                     i += len(spelling)
                     break
             else:
