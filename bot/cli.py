@@ -157,6 +157,40 @@ def run_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_export(args: argparse.Namespace) -> int:
+    """Print (or write) a ruling as text, Markdown or a self-contained HTML page."""
+    text = asyncio.run(_export(args.ruling, args.format))
+    if text is None:
+        return 1
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+async def _export(session_id: int, fmt: str) -> str | None:
+    from bot.dialogs import DialogError, Dialogs
+    from bot.rulings import Rulings
+    from bot.rulings.export import export
+    from bot.store import Store, StoreError
+
+    try:
+        store = await Store.open(load_config().database)
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+    try:
+        record = await Rulings(store, Dialogs(store, load_charts())).record(session_id)
+        return export(load_lawbook(), record, fmt)
+    except DialogError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+    finally:
+        await store.close()
+
+
 def run_chat(_args: argparse.Namespace) -> int:
     from bot.terminal import run_terminal
 
@@ -184,6 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("file", help='JSONL lines: {"query": "...", "laws": ["54", ...]}')
     evaluation.add_argument("--json", action="store_true", help="print one JSON object of figures")
     evaluation.set_defaults(handler=run_eval)
+    exporting = commands.add_parser("export", help="a stored ruling as text, Markdown or HTML")
+    exporting.add_argument("ruling", type=int, help="the ruling's number (its session)")
+    exporting.add_argument("--format", choices=("text", "markdown", "html"), default="text")
+    exporting.add_argument("--output", "-o", help="write to this file instead of printing")
+    exporting.set_defaults(handler=run_export)
     health = commands.add_parser("health", help="exit 0 if the database is writable and the bot is alive")
     health.add_argument("--max-age", type=float, default=120.0, help="seconds since the last heartbeat (120)")
     health.set_defaults(handler=run_health)

@@ -114,7 +114,9 @@ async def test_a_finished_session_records_its_ruling(dialogs: Dialogs, store: St
         s = await dialogs.answer("alice", s.session_id, step, option)
     assert s.finished and s.kind == "ruling" and s.laws == ("50C",)
     events = await store.events(s.session_id)
-    assert events[-1].kind == "ruling" and events[-1].data == {"rulings": ["demo-main/minor"]}
+    assert events[-1].kind == "ruling" and events[-1].data["rulings"] == ["demo-main/minor"]
+    assert events[-1].data["texts"] == ["A minor penalty card for the left-hand opponent."]
+    assert events[-1].data["laws"] == ["50C"]
     assert await dialogs.sessions("alice") == []
     assert [x.status for x in await dialogs.sessions("alice", ("finished",))] == ["finished"]
 

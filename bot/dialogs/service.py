@@ -83,7 +83,7 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
         match event.kind:
             case "answer" | "resume":
                 steps.append(Step(data["chart"], data["node"], data["option"]))
-            case "back":
+            case "back" | "reopen":
                 if steps:
                     steps.pop()
             case "restart":
@@ -174,6 +174,32 @@ class Dialogs:
             raise DialogError(f"Session {session_id} is not open.")
         await self.store.append(row.id, len(events), [("cancel", {})], Position("cancelled", len(walk.steps), ""))
 
+    async def reopen_ruling(self, owner: str, session_id: int) -> Screen:
+        """A finished ruling taken up again by its director at its last question; the first outcome stays
+        in the record as an earlier version."""
+        row, walk, events = await self._load(owner, session_id)
+        if not walk.finished:
+            raise DialogError(f"Session {session_id} is not finished: continue it with resume.")
+        walk = self.engine.walk(row.chart_id, walk.steps[:-1])
+        return await self._record(row, events, walk, [("reopen", {})])
+
+    async def note(self, session_id: int, kind: str, data: dict[str, Any]) -> None:
+        """Add an event that does not move the dialogue (annotation, share, appeal, decision).
+
+        No owner check here: the rulings service decides who may add what.
+        """
+        for attempt in range(3):
+            row = await self.store.session(session_id)
+            if row is None:
+                raise NotFound(f"There is no session {session_id}.")
+            events = await self.store.events(session_id)
+            try:
+                await self.store.append(row.id, len(events), [(kind, data)], Position(row.status, row.step, row.node))
+                return
+            except Conflict:
+                if attempt == 2:
+                    raise
+
     async def sessions(
         self, owner: str, statuses: tuple[str, ...] = ("open", "parked"), limit: int = 20
     ) -> list[SessionInfo]:
@@ -221,7 +247,16 @@ class Dialogs:
         if walk.parked:
             new.append(("park", {"node": walk.node.id}))
         elif walk.finished:
-            new.append(("ruling", {"rulings": [f"{r.chart}/{r.node}" for r in walk.rulings]}))
+            new.append(
+                (
+                    "ruling",
+                    {
+                        "rulings": [f"{r.chart}/{r.node}" for r in walk.rulings],
+                        "texts": [r.text for r in walk.rulings],
+                        "laws": list(dict.fromkeys(ref for r in walk.rulings for ref in r.laws)),
+                    },
+                )
+            )
         try:
             await self.store.append(row.id, len(events), new, _position(walk))
         except Conflict as exc:

@@ -54,6 +54,32 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE heartbeat (name TEXT PRIMARY KEY, at REAL NOT NULL);
     """,
+    # Version 4: rulings that last — share tokens, clubs with their settings and members' roles, and the
+    # club a session belongs to.
+    """
+    CREATE TABLE shares (
+        token TEXT PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        created REAL NOT NULL,
+        revoked REAL
+    );
+    CREATE INDEX shares_by_session ON shares(session_id);
+    CREATE TABLE clubs (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        authority TEXT NOT NULL DEFAULT 'WBF',
+        settings TEXT NOT NULL DEFAULT '{}',
+        appeals_chat TEXT,
+        created REAL NOT NULL
+    );
+    CREATE TABLE club_members (
+        club_id INTEGER NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+        user TEXT NOT NULL,
+        role TEXT NOT NULL,
+        PRIMARY KEY (club_id, user, role)
+    ) WITHOUT ROWID;
+    ALTER TABLE sessions ADD COLUMN club_id INTEGER REFERENCES clubs(id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -90,6 +116,16 @@ class SessionRow:
     node: str
     created: float
     updated: float
+    club_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Club:
+    id: int
+    name: str
+    authority: str
+    settings: dict[str, Any]
+    appeals_chat: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +137,7 @@ class Position:
     node: str
 
 
-_SESSION_COLUMNS = "id, owner, chat, chart_id, chart_version, status, step, node, created, updated"
+_SESSION_COLUMNS = "id, owner, chat, chart_id, chart_version, status, step, node, created, updated, club_id"
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -268,6 +304,102 @@ class Store:
             (owner, *statuses, limit),
         )
         return [SessionRow(*row) for row in rows]
+
+    async def add_share(self, token: str, session_id: int) -> None:
+        await self._write(
+            [("INSERT INTO shares (token, session_id, created) VALUES (?, ?, ?)", (token, session_id, time.time()))]
+        )
+
+    async def shared_session(self, token: str) -> int | None:
+        """The session a live (not revoked) share token opens."""
+        rows = await self._read("SELECT session_id FROM shares WHERE token = ? AND revoked IS NULL", (token,))
+        return int(rows[0][0]) if rows else None
+
+    async def shares(self, session_id: int) -> list[tuple[str, float, float | None]]:
+        rows = await self._read(
+            "SELECT token, created, revoked FROM shares WHERE session_id = ? ORDER BY created", (session_id,)
+        )
+        return [(str(t), float(c), float(r) if r is not None else None) for t, c, r in rows]
+
+    async def revoke_shares(self, session_id: int) -> int:
+        await self._write(
+            [("UPDATE shares SET revoked = ? WHERE session_id = ? AND revoked IS NULL", (time.time(), session_id))]
+        )
+        return len([s for s in await self.shares(session_id) if s[2] is not None])
+
+    async def create_club(self, name: str, authority: str, admin: str) -> int:
+        club_id = await self._write(
+            [("INSERT INTO clubs (name, authority, created) VALUES (?, ?, ?)", (name, authority, time.time()))]
+        )
+        assert club_id is not None
+        await self.set_role(club_id, admin, "admin")
+        return club_id
+
+    async def club(self, club_id: int) -> Club | None:
+        rows = await self._read(
+            "SELECT id, name, authority, settings, appeals_chat FROM clubs WHERE id = ?", (club_id,)
+        )
+        if not rows:
+            return None
+        cid, name, authority, settings, chat = rows[0]
+        return Club(int(cid), str(name), str(authority), json.loads(settings), chat)
+
+    async def update_club(
+        self,
+        club_id: int,
+        *,
+        authority: str | None = None,
+        settings: dict[str, Any] | None = None,
+        appeals_chat: str | None = None,
+    ) -> None:
+        current = await self.club(club_id)
+        if current is None:
+            raise StoreError(f"there is no club {club_id}")
+        merged = {**current.settings, **(settings or {})}
+        await self._write(
+            [
+                (
+                    "UPDATE clubs SET authority = ?, settings = ?, appeals_chat = ? WHERE id = ?",
+                    (
+                        authority or current.authority,
+                        json.dumps(merged, sort_keys=True),
+                        appeals_chat if appeals_chat is not None else current.appeals_chat,
+                        club_id,
+                    ),
+                )
+            ]
+        )
+
+    async def set_role(self, club_id: int, user: str, role: str) -> None:
+        await self._write(
+            [("INSERT OR IGNORE INTO club_members (club_id, user, role) VALUES (?, ?, ?)", (club_id, user, role))]
+        )
+
+    async def roles(self, club_id: int, user: str) -> set[str]:
+        rows = await self._read("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
+        return {str(r[0]) for r in rows}
+
+    async def clubs_of(self, user: str) -> list[int]:
+        rows = await self._read("SELECT DISTINCT club_id FROM club_members WHERE user = ? ORDER BY club_id", (user,))
+        return [int(r[0]) for r in rows]
+
+    async def set_session_club(self, session_id: int, club_id: int) -> None:
+        await self._write([("UPDATE sessions SET club_id = ? WHERE id = ?", (club_id, session_id))])
+
+    async def club_sessions(self, club_id: int, since: float, until: float) -> list[SessionRow]:
+        rows = await self._read(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE club_id = ? AND created BETWEEN ? AND ? ORDER BY created",
+            (club_id, since, until),
+        )
+        return [SessionRow(*row) for row in rows]
+
+    async def forget(self, owner: str) -> int:
+        """Delete every session of a user (their events and shares go with them)."""
+        rows = await self._read("SELECT count(*) FROM sessions WHERE owner = ?", (owner,))
+        await self._write(
+            [("DELETE FROM sessions WHERE owner = ?", (owner,)), ("DELETE FROM club_members WHERE user = ?", (owner,))]
+        )
+        return int(rows[0][0])
 
     async def beat(self, name: str = "bot") -> None:
         """Record that the bot is alive and its database writable (read by the health check)."""

@@ -1,0 +1,289 @@
+"""Rulings that last: the record a finished dialogue becomes, its annotations, sharing, reopening and appeals.
+
+A ruling record is derived from its session's append-only log, like the dialogue itself: annotations,
+share tokens, reopenings, appeals and committee decisions are events, so the history of a ruling is
+never overwritten. Who may do what is decided here; front ends only render.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.dialogs import DialogError, Dialogs, NotFound, Screen
+from bot.dialogs.engine import Answered
+from bot.store import Club, Event, Store
+
+KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
+SEATS = ("N", "E", "S", "W")
+SIDES = ("NS", "EW")
+OUTCOMES = ("upheld", "changed", "adjusted")
+DEPOSITS = ("returned", "forfeited", "none")
+ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
+
+
+class RulingError(DialogError):
+    """Not allowed or not possible; the message is fit for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One outcome the ruling reached; a reopened ruling has several, the last one current."""
+
+    at: float
+    texts: tuple[str, ...]
+    laws: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Appeal:
+    at: float
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    at: float
+    by: str
+    outcome: str
+    deposit: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRecord:
+    """Everything a club keeps of a ruling."""
+
+    session_id: int
+    chart_id: str
+    chart_title: str
+    chart_version: int
+    director: str
+    club: Club | None
+    started: float
+    status: str
+    path: tuple[Answered, ...]
+    versions: tuple[Version, ...]
+    annotations: dict[str, str] = field(default_factory=dict)
+    appeals: tuple[Appeal, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    appeal_minutes: int = 30
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def current(self) -> Version | None:
+        return self.versions[-1] if self.versions else None
+
+    @property
+    def appeal_deadline(self) -> float | None:
+        """The appeal period runs from the (latest) ruling; the club sets its length (Law 92B)."""
+        return self.current.at + self.appeal_minutes * 60 if self.current else None
+
+
+@cache
+def authorities() -> dict[str, dict[str, Any]]:
+    """Regulating-authority defaults from ``knowledge/authorities.yaml``."""
+    return yaml.safe_load((KNOWLEDGE / "authorities.yaml").read_text(encoding="utf-8"))["authorities"]
+
+
+def club_settings(club: Club | None) -> dict[str, Any]:
+    """A club's settings: its authority's defaults, overridden by what the club set."""
+    table = authorities()
+    base = dict(table.get(club.authority if club else "WBF", table["other"]))
+    return {**base, **(club.settings if club else {})}
+
+
+def build_record(
+    dialogs: Dialogs,
+    row_chart: str,
+    events: list[Event],
+    screen: Screen,
+    club: Club | None,
+    director: str,
+    chart_version: int,
+) -> RulingRecord:
+    """Fold a session's events into its ruling record."""
+    annotations: dict[str, str] = {}
+    versions: list[Version] = []
+    appeals: list[Appeal] = []
+    decisions: list[Decision] = []
+    for event in events:
+        data = event.data
+        match event.kind:
+            case "annotate":
+                annotations.update({k: str(v) for k, v in data.items() if k in ANNOTATIONS and v is not None})
+            case "ruling":
+                versions.append(Version(event.at, tuple(data.get("texts", ())), tuple(data.get("laws", ()))))
+            case "appeal":
+                appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"])))
+            case "decision":
+                decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
+    chart = dialogs.charts.get(row_chart)
+    return RulingRecord(
+        session_id=screen.session_id,
+        chart_id=row_chart,
+        chart_title=chart.title if chart else row_chart,
+        chart_version=chart_version,
+        director=director,
+        club=club,
+        started=events[0].at if events else 0.0,
+        status=screen.status,
+        path=screen.path,
+        versions=tuple(versions),
+        annotations=annotations,
+        appeals=tuple(appeals),
+        decisions=tuple(decisions),
+        appeal_minutes=int(club_settings(club)["appeal_minutes"]),
+    )
+
+
+class Rulings:
+    """Records, sharing, reopening, appeals and club logs over the dialog service."""
+
+    def __init__(self, store: Store, dialogs: Dialogs, admins: frozenset[str] = frozenset()) -> None:
+        self.store = store
+        self.dialogs = dialogs
+        self.admins = admins  # the bot's administrators (owner ids): may decide appeals anywhere
+
+    async def record(self, session_id: int) -> RulingRecord:
+        """The record of any session (callers decide who may see it)."""
+        row, _walk = await self.dialogs.inspect(session_id)
+        screen = await self.dialogs.screen(row.owner, session_id)
+        events = await self.store.events(session_id)
+        club = await self.store.club(row.club_id) if row.club_id else None
+        return build_record(self.dialogs, row.chart_id, events, screen, club, row.owner, row.chart_version)
+
+    async def own(self, owner: str, session_id: int) -> RulingRecord:
+        record = await self.record(session_id)
+        if record.director != owner:
+            raise NotFound(f"There is no session {session_id} of yours.")
+        return record
+
+    async def annotate(self, owner: str, session_id: int, **fields: str | None) -> RulingRecord:
+        """Board, offender's seat, non-offending side, note, event, table: checked, then logged."""
+        await self.own(owner, session_id)
+        clean: dict[str, str] = {}
+        for name, value in fields.items():
+            if value is None:
+                continue
+            if name not in ANNOTATIONS:
+                raise RulingError(f"Unknown detail {name!r}.")
+            text = str(value).strip()
+            if name == "board" and not re.fullmatch(r"[1-9]\d{0,2}", text):
+                raise RulingError("The board is a number from 1 to 999.")
+            if name == "offender" and text.upper() not in SEATS:
+                raise RulingError("The offender's seat is N, E, S or W.")
+            if name == "non_offenders" and text.upper() not in SIDES:
+                raise RulingError("The non-offending side is NS or EW.")
+            if len(text) > 1000:
+                raise RulingError("A note holds at most 1,000 characters.")
+            clean[name] = text.upper() if name in ("offender", "non_offenders") else text
+        if clean:
+            await self.dialogs.note(session_id, "annotate", clean)
+        return await self.record(session_id)
+
+    async def attach_club(self, owner: str, session_id: int, club_id: int) -> None:
+        await self.own(owner, session_id)
+        if not await self.store.roles(club_id, owner):
+            raise RulingError("You are not a member of that club.")
+        await self.store.set_session_club(session_id, club_id)
+
+    async def share(self, owner: str, session_id: int) -> str:
+        """A new unguessable token (256 bits) that opens a read-only view of the ruling."""
+        record = await self.own(owner, session_id)
+        if not record.finished:
+            raise RulingError("Share a ruling once it is finished.")
+        token = secrets.token_urlsafe(32)
+        await self.store.add_share(token, session_id)
+        await self.dialogs.note(session_id, "share", {"token_prefix": token[:6]})
+        return token
+
+    async def revoke(self, owner: str, session_id: int) -> int:
+        await self.own(owner, session_id)
+        count = await self.store.revoke_shares(session_id)
+        await self.dialogs.note(session_id, "unshare", {})
+        return count
+
+    async def shared(self, token: str) -> RulingRecord | None:
+        """The ruling a share link opens, or None for an unknown or revoked token."""
+        if not re.fullmatch(r"[A-Za-z0-9_-]{20,64}", token or ""):
+            return None
+        session_id = await self.store.shared_session(token)
+        return await self.record(session_id) if session_id is not None else None
+
+    async def reopen(self, owner: str, session_id: int) -> Screen:
+        return await self.dialogs.reopen_ruling(owner, session_id)
+
+    async def may_appeal(self, user: str, session_id: int, token: str | None) -> bool:
+        """The director's own ruling, or one the user opened through a live share link (a player at the table)."""
+        record = await self.record(session_id)
+        return record.director == user or (token is not None and await self.store.shared_session(token) == session_id)
+
+    async def appeal(
+        self, user: str, session_id: int, reason: str, token: str | None = None, now: float | None = None
+    ) -> RulingRecord:
+        """Lodge an appeal (Law 92) with a reason, within the club's deadline."""
+        record = await self.record(session_id)
+        if not record.finished or record.appeal_deadline is None:
+            raise RulingError("There is no ruling to appeal yet.")
+        if not await self.may_appeal(user, session_id, token):
+            raise NotFound("Only players who were given this ruling can appeal it.")
+        moment = time.time() if now is None else now
+        if moment > record.appeal_deadline:
+            deadline = time.strftime("%H:%M", time.localtime(record.appeal_deadline))
+            raise RulingError(
+                f"The time to appeal ended at {deadline} ({record.appeal_minutes} minutes after the ruling)."
+            )
+        reason = reason.strip()
+        if not 3 <= len(reason) <= 2000:
+            raise RulingError("Give the reason for the appeal in a few words (at most 2,000 characters).")
+        await self.dialogs.note(session_id, "appeal", {"by": user, "reason": reason})
+        return await self.record(session_id)
+
+    async def may_decide(self, user: str, record: RulingRecord) -> bool:
+        if user in self.admins:
+            return True
+        return record.club is not None and "committee" in await self.store.roles(record.club.id, user)
+
+    async def decide(self, user: str, session_id: int, outcome: str, deposit: str, text: str) -> RulingRecord:
+        """A committee member records the decision on an appeal (Law 93)."""
+        record = await self.record(session_id)
+        if not record.appeals:
+            raise RulingError("This ruling has not been appealed.")
+        if not await self.may_decide(user, record):
+            raise NotFound("Only the club's appeals committee can decide an appeal.")
+        if outcome not in OUTCOMES or deposit not in DEPOSITS:
+            raise RulingError(f"The decision is one of {', '.join(OUTCOMES)}; the deposit {', '.join(DEPOSITS)}.")
+        await self.dialogs.note(
+            session_id, "decision", {"by": user, "outcome": outcome, "deposit": deposit, "text": text.strip()[:2000]}
+        )
+        return await self.record(session_id)
+
+    async def club_log(
+        self, user: str, club_id: int, since: float, until: float
+    ) -> tuple[list[RulingRecord], Counter[int]]:
+        """A club's rulings over a period and a count per law (club admins only)."""
+        if "admin" not in await self.store.roles(club_id, user) and user not in self.admins:
+            raise NotFound("Only the club's administrators can read its ruling log.")
+        records = [await self.record(row.id) for row in await self.store.club_sessions(club_id, since, until)]
+        per_law: Counter[int] = Counter()
+        for record in records:
+            if record.current:
+                per_law.update({int(re.sub(r"\D.*", "", ref)) for ref in record.current.laws})
+        return records, per_law
+
+    async def forget(self, user: str) -> int:
+        """Delete everything the bot holds of a user (their sessions, rulings, shares and roles)."""
+        return await self.store.forget(user)
