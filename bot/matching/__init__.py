@@ -20,13 +20,14 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from bot.laws import LawBook, load_lawbook, parse_ref
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
-CONFIDENT = 40.0  # a top score below this is "nothing convincing"
+CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
 COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
 SPECIFIC = 2  # a phrase's score grows with the power of its coverage: whole phrases beat parts
@@ -67,7 +68,6 @@ class MatchResult:
     confident: bool
     message: str | None  # why nothing convincing / a law that does not exist / empty text, with a hint
     suggestions: tuple[Candidate, ...]  # common situations to offer when not confident
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +111,9 @@ class Matcher:
         self.idf.update({t: math.log(1 + len(book.laws) / c) for t, c in phrased.items()})
         curated = {w for p in self.phrases for w in re.findall(r"[a-z0-9]+", p.text.lower())}
         self.spelling = sorted(w for w in curated | self.normaliser.known if len(w) >= 4 and not w.isdigit())
-        self.words = frozenset(
-            curated | self.normaliser.known | STOPWORDS
-        ) | {w for law in book.laws.values() for s in law.sections for w in re.findall(r"[a-z]+", s.text.lower())}
+        self.words = frozenset(curated | self.normaliser.known | STOPWORDS) | {
+            w for law in book.laws.values() for s in law.sections for w in re.findall(r"[a-z]+", s.text.lower())
+        }
         self.by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
@@ -140,7 +140,7 @@ class Matcher:
             raw.append((chart.title, laws[0], 0.9, chart.id))
             for keyword in chart.keywords:
                 tokens = {t.text for t in self.normaliser.tokens(keyword)}
-                fit = {n: max((len(tokens & set(p.tokens)) ** 2 / len(p.tokens) for p in own if p.law == n), default=0) for n in laws}
+                fit = {n: max((_fit(tokens, p) for p in own if p.law == n), default=0.0) for n in laws}
                 raw.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
         phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
         best: dict[frozenset[str], float] = {}
@@ -161,8 +161,8 @@ class Matcher:
             return None
         if word in self._corrections:
             return self._corrections[word]
-        cutoff = 80 if len(word) >= 7 else 83
-        found = process.extractOne(word, self.spelling, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff)
+        edits = 1 if len(word) < 8 else 2  # one slip of the finger per short word (a swap counts as one)
+        found = process.extractOne(word, self.spelling, scorer=OSA.distance, processor=None, score_cutoff=edits)
         fixed = found[0] if found and found[0][0] == word[0] else None  # a typo rarely changes the first letter
         if len(self._corrections) < 50_000:
             self._corrections[word] = fixed
@@ -252,10 +252,16 @@ class Matcher:
         return MatchResult(query, (), None, False, f"{why} {HINT}", self._common())
 
 
-_REFERENCE = re.compile(
-    r"^\s*(?:(?:laws?|l)\s*\.?\s*\d{1,4}\s*[a-h]?\s*\d?\s*(?:\(?[a-h]\)?)?\s*(?:\(?[ivx]+\)?)?|\d{1,3}\s*[a-h]\s*\d?\s*(?:\([a-h]\))?|\d{1,3})\s*[.?!]?\s*$",
+_REFERENCE = re.compile(  # "law 27", "L27B1", "27b1(a)", a bare "54"; never "2c" or "4h", which are bids
+    r"^\s*(?:(?:laws?|l)\s*\.?\s*\d{1,4}(?:\s*[a-h](?:\s*\d(?:\s*\(?[a-h]\)?(?:\s*\(?[ivx]+\)?)?)?)?)?"
+    r"|(?:[89]|\d{2,3})\s*[a-h](?:\s*\d(?:\s*\(?[a-h]\)?)?)?|\d{1,3})\s*[.?!]?\s*$",
     re.IGNORECASE,
 )
+
+
+def _fit(tokens: set[str], phrase: _Phrase) -> float:
+    """How well a chart keyword's words fit one of a law's own phrases: shared words, squared, per word."""
+    return len(tokens & set(phrase.tokens)) ** 2 / len(phrase.tokens)
 
 
 def _law_number(ref: str) -> int:

@@ -21,6 +21,7 @@ from bot.matching import Matcher, build_matcher, chart_entries
 class Labelled:
     query: str
     laws: frozenset[int]
+    split: str | None = None  # "dev" or "holdout" in the project's own set; reported apart when present
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +53,11 @@ def read_labelled(path: Path) -> list[Labelled]:
             continue
         try:
             raw = json.loads(line)
+            if not isinstance(raw["laws"], list) or not raw["laws"]:
+                raise TypeError("laws must be a non-empty list")
             laws = frozenset(int(re.sub(r"\D.*", "", str(law))) for law in raw["laws"])
-            items.append(Labelled(str(raw["query"]), laws))
+            split = raw.get("split")
+            items.append(Labelled(str(raw["query"]), laws, split if isinstance(split, str) else None))
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
     return items
@@ -89,20 +93,31 @@ def run_eval(path: Path, as_json: bool) -> int:
     except FileNotFoundError:
         print(f"No such file: {path}", file=sys.stderr)
         return 2
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    result = evaluate(build_matcher(chart_entries()), items)
+    matcher = build_matcher(chart_entries())
+    result = evaluate(matcher, items)
     if as_json:
         print(json.dumps(result.as_dict()))
         return 0
-    figures = result.as_dict()
-    print(
-        f"{figures['n']} queries: recall@1 {figures['recall_at_1']:.3f}, recall@3 {figures['recall_at_3']:.3f}, "
-        f"MRR {figures['mrr']:.3f}, p50 {figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms"
-    )
+    print(_summary(f"{path.name}", result))
+    for split in sorted({i.split for i in items if i.split}):
+        print(_summary(f"  split {split}", evaluate(matcher, [i for i in items if i.split == split])))
     if result.misses:
-        print("\nNot first (query → expected; got):")
+        print("\nNot first (query → expected; got, or nothing convincing):")
         for query, expected, got in result.misses:
             print(f"  {query!r} → {list(expected)}; got {list(got) or 'nothing convincing'}")
     return 0
+
+
+def _summary(name: str, result: Evaluation) -> str:
+    f = result.as_dict()
+    return (
+        f"{name}: {f['n']} queries, recall@1 {f['recall_at_1']:.3f}, recall@3 {f['recall_at_3']:.3f}, "
+        f"MRR {f['mrr']:.3f}, p50 {f['p50_ms']:.2f} ms, p99 {f['p99_ms']:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(run_eval(Path(sys.argv[1]), "--json" in sys.argv[2:]) if len(sys.argv) > 1 else 2)

@@ -7,6 +7,7 @@ surface (the words typed), which is what a candidate shows as its "why".
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -14,12 +15,13 @@ from dataclasses import dataclass
 
 MAX_QUERY = 500  # characters considered: a description of a table situation, not an essay
 
-STOPWORDS = frozenset(
+_STOPWORDS = (
     "a an the to of and in on at by for with from as is are was were be been being am it its this that "
     "these those there he she his her him hers they them their i me my mine we us our you your what "
     "which who whom if so but do does did has have had just about into then than very really also "
-    "would could should can will shall may might must please ok okay oh um hi hello".split()
+    "would could should can will shall may might must please ok okay oh um hi hello"
 )
+STOPWORDS = frozenset(_STOPWORDS.split())
 _SUITS = {
     "♠": "spades",
     "♥": "hearts",
@@ -33,7 +35,7 @@ _SUITS = {
 _DENOMINATION = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4}
 _DENOMINATION_WORD = ("clubs", "diamonds", "hearts", "spades", "notrump")
 _BID = re.compile(
-    r"(?<![\w.])([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs])(?![\w])",
+    r"(?<![\w.])([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs♠♥♦♣♤♡♢♧])(?![\w])",
     re.IGNORECASE,
 )
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
@@ -142,8 +144,6 @@ class Normaliser:
         return words
 
     def _latin(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
-        for symbol, word in _SUITS.items():
-            text = text.replace(symbol, f" {word} ")
         text = text.lower().replace("’", "'").replace("‘", "'")
         text = re.sub(r"(\w)'s\b", r"\1", text)
         text = re.sub(r"(\w)'(\w)", r"\1\2", text)
@@ -152,7 +152,7 @@ class Normaliser:
         bids: list[tuple[int, str, int]] = []
         for bid in _BID.finditer(text):
             words += self._plain(text[position : bid.start()], correct)
-            level, denomination = int(bid.group(1)), bid.group(2).lower()
+            level, denomination = int(bid.group(1)), _SUITS.get(bid.group(2), bid.group(2).lower())
             strain = _DENOMINATION.get(denomination[0], 4) if not denomination.startswith("no") else 4
             surface = bid.group().strip()
             if level > 7:
@@ -167,6 +167,8 @@ class Normaliser:
         return words
 
     def _plain(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
+        for symbol, word in _SUITS.items():
+            text = text.replace(symbol, f" {word} ")
         words = []
         for match in _WORD.finditer(text):
             surface = match.group()
@@ -206,7 +208,7 @@ def _content(token: str) -> bool:
 
 def _lower_bid_follows(bids: list[tuple[int, str, int]], text: str) -> bool:
     """Two bids where the later one ranks lower ('1♥ over 1♠', '1♠ … then 1♥'): an insufficient bid."""
-    for (first, _s1, start1), (second, _s2, start2) in zip(bids, bids[1:], strict=False):
+    for (first, _s1, start1), (second, _s2, start2) in itertools.pairwise(bids):
         later_first = bool(_LATER_FIRST.search(text[start1:start2]))
         earlier, later = (second, first) if later_first else (first, second)
         if later < earlier:
