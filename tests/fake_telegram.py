@@ -108,8 +108,9 @@ class FakeBotAPI(BaseRequest):
                 "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"},
                 "text": params.get("text", ""),
             }
-            if "reply_markup" in params:
-                message["reply_markup"] = params["reply_markup"]
+            markup = params.get("reply_markup")
+            if isinstance(markup, dict) and "inline_keyboard" in markup:  # Telegram echoes only inline keyboards
+                message["reply_markup"] = markup
             self.messages[(chat_id, message_id)] = message
             return message
         return True

@@ -35,7 +35,8 @@ async def serve(config: Config, token: str) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher))
+    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
+    app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins))
     heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from telegram import (
     BotCommand,
+    ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
@@ -29,6 +30,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -39,7 +41,9 @@ from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.matching import Candidate, Matcher
+from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
+from bot.telegram.records import RecordHandlers, ruling_keyboard
 from bot.telegram.render import (
     change_keyboard,
     esc,
@@ -61,6 +65,8 @@ COMMANDS = (
     ("resume", "open and parked rulings"),
     ("history", "your recent rulings"),
     ("cancel", "abandon the current ruling"),
+    ("club", "club settings and ruling log"),
+    ("forget", "delete all my data"),
     ("help", "how to use the bot"),
 )
 HELP = (
@@ -68,7 +74,9 @@ HELP = (
     "was over</i> or <i>partner hesitated then bid 4♠</i> — and pick the matching situation. I ask one "
     "question at a time and end with the ruling and the law to read aloud.\n\n"
     "/law 27B1 shows a law · /charts lists the charts · /resume continues a ruling (also one parked "
-    "until the end of the hand) · /history lists your rulings · /cancel abandons the current one.\n"
+    "until the end of the hand) · /history lists your rulings · /cancel abandons the current one. "
+    "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal. "
+    "/club manages a club's settings and log; /forget deletes your data.\n"
     "In a group, mention me or reply to me; only the director who started a ruling can press its buttons."
 )
 STALE = "That button is from an earlier step; nothing was changed."
@@ -104,10 +112,11 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
 class TelegramFrontEnd:
     """Handlers for one Application; holds the shared Dialogs, law book and matcher."""
 
-    def __init__(self, dialogs: Dialogs, book: LawBook, matcher: Matcher) -> None:
+    def __init__(self, dialogs: Dialogs, book: LawBook, matcher: Matcher, admins: frozenset[str] = frozenset()) -> None:
         self.dialogs = dialogs
         self.book = book
         self.matcher = matcher
+        self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
@@ -119,6 +128,10 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("history", self.on_history))
         app.add_handler(CommandHandler("resume", self.on_resume))
         app.add_handler(CommandHandler("cancel", self.on_cancel))
+        app.add_handler(CommandHandler("decide", self.records.on_decide))
+        app.add_handler(CommandHandler("club", self.records.on_club))
+        app.add_handler(CommandHandler("forget", self.records.on_forget))
+        app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_handler(CallbackQueryHandler(self.on_press))
         app.add_error_handler(self.on_error)
@@ -132,7 +145,9 @@ class TelegramFrontEnd:
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def _reply(self, update: Update, text: str, keyboard: InlineKeyboardMarkup | None = None) -> Message | None:
+    async def _reply(
+        self, update: Update, text: str, keyboard: InlineKeyboardMarkup | ForceReply | None = None
+    ) -> Message | None:
         message = update.effective_message
         if message is None:
             return None
@@ -148,8 +163,10 @@ class TelegramFrontEnd:
         if screen.finished:
             if edit is not None:
                 await self._edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
-            for part in ruling_html(self.book, screen):
-                await self._reply(update, part)
+            parts = ruling_html(self.book, screen)
+            for index, part in enumerate(parts):
+                last = index == len(parts) - 1
+                await self._reply(update, part, ruling_keyboard(screen.session_id) if last else None)
             return
         text, keyboard = question_html(self.book, screen), question_keyboard(screen)
         if edit is not None:
@@ -179,6 +196,9 @@ class TelegramFrontEnd:
 
     async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         argument = context.args[0] if context.args else ""
+        if argument.startswith("r_"):
+            await self.records.show_shared(update, argument[2:])
+            return
         if argument.startswith("c_") and argument[2:] in self.dialogs.charts:
             await self._start_chart(update, argument[2:])
             return
@@ -244,6 +264,8 @@ class TelegramFrontEnd:
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         if message is None or not message.text:
+            return
+        if await self.records.on_reply(update):
             return
         text = message.text
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
@@ -319,6 +341,7 @@ class TelegramFrontEnd:
             "l": self._press_law,
             "u": self._press_resume,
             "n": self._press_none,
+            **self.records.press_handlers(),
         }
 
     async def _current(self, update: Update, sid: str, step: str) -> Screen:
@@ -393,7 +416,11 @@ class TelegramFrontEnd:
         await self._start_chart(update, chart_id)
 
     async def _start_chart(self, update: Update, chart_id: str) -> None:
-        screen = await self.dialogs.start(self.owner(update), chart_id, self.chat(update))
+        owner = self.owner(update)
+        screen = await self.dialogs.start(owner, chart_id, self.chat(update))
+        clubs = await self.dialogs.store.clubs_of(owner)
+        if len(clubs) == 1:  # a director of one club: the ruling belongs to that club's log
+            await self.dialogs.store.set_session_club(screen.session_id, clubs[0])
         await self._show(update, screen)
 
     async def _press_law(self, update: Update, args: list[str]) -> None:

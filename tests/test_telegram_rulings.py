@@ -1,0 +1,164 @@
+"""Rulings that last, on Telegram: details, notes, share links, appeals, committee decisions, clubs, /forget."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from fake_telegram import TOKEN, FakeBotAPI, Table
+from telegram import Update
+from telegram.ext import Application
+
+from bot.dialogs import Chart, Dialogs
+from bot.laws import load_lawbook
+from bot.matching import ChartEntry, build_matcher
+from bot.store import Store
+from bot.telegram.app import TelegramFrontEnd, build_application
+
+
+@pytest.fixture
+async def demo(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
+    api = FakeBotAPI()
+    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in demo_charts.values())
+    front = TelegramFrontEnd(Dialogs(store, demo_charts), load_lawbook(), matcher, admins=frozenset({"tg:42"}))
+    app = build_application(TOKEN, front, request=api)
+    await app.initialize()
+    yield app, api
+    await app.shutdown()
+
+
+async def rule(table: Table) -> int:
+    await table.send("/charts")
+    await table.press("Demo of every node kind")
+    for label in ("RHO", "Continue", "No, a small card"):
+        calls = await table.press(label)
+    text = table.texts(calls)
+    return int(re.search(r"Session (\d+)", text).group(1))  # type: ignore[union-attr]
+
+
+async def reply_to_prompt(table: Table, prompt_text: str, answer: str) -> list:
+    prompt = next(m for _k, m in sorted(table.api.messages.items(), reverse=True) if m["text"].startswith(prompt_text))
+    message: dict[str, Any] = {
+        "message_id": 9_000_000 + len(table.api.calls),
+        "date": int(time.time()),
+        "chat": table.chat,
+        "from": table.user,
+        "text": answer,
+        "reply_to_message": prompt,
+    }
+    before = len(table.api.calls)
+    await table.app.process_update(Update.de_json({"update_id": 7_000_000 + before, "message": message}, table.app.bot))
+    return table.api.calls[before:]
+
+
+async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    table = Table(app, api)
+    sid = await rule(table)
+    await table.press("Board & seats")
+    assert "Saved: board 14" in table.alerts(
+        await table.press("14", message=table.last_message(with_button="Offender E"))
+    )
+    await table.press("Offender E", message=table.last_message(with_button="Offender E"))
+    await table.press("Non-offenders NS", message=table.last_message(with_button="Offender E"))
+    await table.press("Add a note", message=table.last_message(with_button="Add a note"))
+    calls = await reply_to_prompt(table, f"Note for ruling {sid}", "E/W agreed the facts")
+    assert "Note saved" in table.texts(calls)
+    events = [e for e in await store.events(sid) if e.kind == "annotate"]
+    merged: dict[str, str] = {}
+    for event in events:
+        merged.update(event.data)
+    assert merged == {"board": "14", "offender": "E", "non_offenders": "NS", "note": "E/W agreed the facts"}
+
+
+async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    director, player = Table(app, api, user_id=1), Table(app, api, user_id=5, chat_id=5, name="Pat")
+    club = await store.create_club("Riverside", "ACBL", "tg:1")
+    await store.update_club(club, appeals_chat="-300")
+    sid = await rule(director)
+    await store.set_session_club(sid, club)
+    calls = await director.press("Share", message=director.last_message(with_button="Share"))
+    link = re.search(r"start=r_([A-Za-z0-9_-]+)", director.texts(calls))
+    assert link and len(link.group(1)) >= 43
+    calls = await player.send(f"/start r_{link.group(1)}")
+    assert "RULING" in player.texts(calls) and "A minor penalty card" in player.texts(calls)
+    await player.press("Appeal this ruling")
+    calls = await reply_to_prompt(player, f"Reason for appealing ruling {sid}", "The card was never exposed")
+    assert "Appeal lodged" in player.texts(calls)
+    to_committee = [c for c in calls if c.method == "sendMessage" and str(c.params["chat_id"]) == "-300"]
+    assert to_committee and "The card was never exposed" in to_committee[0].params["text"]
+    outsider = Table(app, api, user_id=7, chat_id=7)
+    assert "Only the club's appeals committee" in outsider.texts(await outsider.send(f"/decide {sid} upheld returned"))
+    await store.set_role(club, "tg:3", "committee")
+    committee = Table(app, api, user_id=3, chat_id=3)
+    assert "Decision recorded" in committee.texts(await committee.send(f"/decide {sid} upheld returned fine ruling"))
+    kinds = [e.kind for e in await store.events(sid) if e.kind in ("share", "appeal", "decision")]
+    assert kinds == ["share", "appeal", "decision"]  # the history is appended, nothing overwritten
+
+
+async def test_revoked_links_and_forged_appeals_change_nothing(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    director, outsider = Table(app, api, user_id=1), Table(app, api, user_id=9, chat_id=9)
+    sid = await rule(director)
+    calls = await director.press("Share", message=director.last_message(with_button="Share"))
+    token = re.search(r"start=r_([A-Za-z0-9_-]+)", director.texts(calls)).group(1)  # type: ignore[union-attr]
+    await director.press("Stop sharing")
+    assert "does not open a ruling" in outsider.texts(await outsider.send(f"/start r_{token}"))
+    before = await store.events(sid)
+    for data in (f"ra:{sid}", f"rt:{token}", f"rs:{sid}", f"ro:{sid}", f"rd:{sid}:board:3", f"rn:{sid}", "fg:no"):
+        calls = await outsider.press_data(data, message=director.last_message())
+        assert [c.method for c in calls] == ["answerCallbackQuery"], data
+    assert await store.events(sid) == before
+
+
+async def test_inline_mode_offers_a_shared_ruling(demo: tuple[Application, FakeBotAPI]) -> None:
+    app, api = demo
+    director = Table(app, api)
+    await rule(director)
+    calls = await director.press("Share", message=director.last_message(with_button="Share"))
+    token = re.search(r"start=r_([A-Za-z0-9_-]+)", director.texts(calls)).group(1)  # type: ignore[union-attr]
+    update = {"update_id": 555, "inline_query": {"id": "iq1", "from": director.user, "query": token, "offset": ""}}
+    await app.process_update(Update.de_json(update, app.bot))
+    (answer,) = api.sent("answerInlineQuery")
+    assert answer.params["results"][0]["title"].startswith("Ruling ")
+
+
+async def test_picture_falls_back_to_text_and_reopen_continues(
+    demo: tuple[Application, FakeBotAPI], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, api = demo
+    table = Table(app, api)
+    await rule(table)
+    monkeypatch.setattr("bot.telegram.records.shutil.which", lambda _name: None)  # no Graphviz on this machine
+    calls = await table.press("Picture", message=table.last_message(with_button="Picture"))
+    assert "Graphviz is not installed" in table.texts(calls) and "1. Who exposed a card? → RHO" in table.texts(calls)
+    calls = await table.press("Reopen", message=table.last_message(with_button="Reopen"))
+    assert "Was it an honour?" in table.texts(calls)
+
+
+async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
+    app, api = demo
+    admin = Table(app, api, user_id=1)
+    assert "Club 1 created" in admin.texts(await admin.send("/club new Riverside Bridge Club"))
+    assert "updated" in admin.texts(await admin.send("/club 1 authority ACBL"))
+    assert "updated" in admin.texts(await admin.send("/club 1 deadline 45"))
+    assert "updated" in admin.texts(await admin.send("/club 1 grant 3 committee"))
+    club = await store.club(1)
+    assert club is not None and club.authority == "ACBL" and club.settings["appeal_minutes"] == 45
+    sid = await rule(admin)  # a director of one club: the ruling joins its log
+    assert "1 rulings in the last 30 days. Per law: Law 50: 1" in admin.texts(await admin.send("/club 1 log"))
+    other = Table(app, api, user_id=8, chat_id=8)
+    assert "Only the club's administrators" in other.texts(await other.send("/club 1 authority EBU"))
+    await admin.send("/forget")
+    assert admin.alerts(await admin.press("Yes, delete everything"))[0].startswith("Deleted 1 session")
+    assert await store.session(sid) is None
