@@ -153,8 +153,11 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     assert "updated" in admin.texts(await admin.send("/club 1 authority ACBL"))
     assert "updated" in admin.texts(await admin.send("/club 1 deadline 45"))
     assert "updated" in admin.texts(await admin.send("/club 1 grant 3 committee"))
+    assert "updated" in admin.texts(await admin.send("/club 1 set face_down_opening_leads no"))
+    assert "yes or no" in admin.texts(await admin.send("/club 1 set face_down_opening_leads maybe"))
     club = await store.club(1)
     assert club is not None and club.authority == "ACBL" and club.settings["appeal_minutes"] == 45
+    assert club.settings["face_down_opening_leads"] is False
     sid = await rule(admin)  # a director of one club: the ruling joins its log
     assert "1 rulings in the last 30 days. Per law: Law 50: 1" in admin.texts(await admin.send("/club 1 log"))
     other = Table(app, api, user_id=8, chat_id=8)
@@ -162,3 +165,21 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     await admin.send("/forget")
     assert admin.alerts(await admin.press("Yes, delete everything"))[0].startswith("Deleted 1 session")
     assert await store.session(sid) is None
+
+
+async def test_an_appeal_after_the_deadline_is_refused(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
+    app, api = demo
+    director = Table(app, api)
+    sid = await rule(director)
+    import sqlite3
+
+    with sqlite3.connect(store.path) as db:  # the ruling was given two hours ago
+        db.execute("UPDATE events SET at = at - 7200 WHERE session_id = ? AND kind = 'ruling'", (sid,))
+    calls = await director.press("Appeal", message=director.last_message(with_button="Appeal"))
+    assert table_alert_text(calls).startswith("The time to appeal this ruling has ended")
+    assert [e.kind for e in await store.events(sid)].count("appeal") == 0
+
+
+def table_alert_text(calls: list) -> str:
+    (answer,) = [c for c in calls if c.method == "answerCallbackQuery"]
+    return str(answer.params.get("text", ""))

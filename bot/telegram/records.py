@@ -321,6 +321,8 @@ class RecordHandlers:
                 await store.update_club(club_id, authority=rest[0])
             elif action == "deadline" and rest and rest[0].isdigit() and 5 <= int(rest[0]) <= 24 * 60:
                 await store.update_club(club_id, settings={"appeal_minutes": int(rest[0])})
+            elif action == "set" and len(rest) >= 2 and rest[0] in SETTABLE:
+                await store.update_club(club_id, settings={rest[0]: _setting(rest[0], " ".join(rest[1:]))})
             elif action == "appeals" and rest == ["here"]:
                 await store.update_club(club_id, appeals_chat=self.front.chat(update))
             elif (
@@ -349,6 +351,20 @@ class RecordHandlers:
             raise ValueError(args)
         count = await self.rulings.forget(self.front.owner(update))
         return f"Deleted {count} session(s) and everything attached to them."
+
+
+# Club settings a club administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
+SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
+
+
+def _setting(key: str, value: str) -> str | bool:
+    if key == "face_down_opening_leads":
+        if value.lower() not in ("yes", "no", "true", "false"):
+            raise RulingError("face_down_opening_leads is yes or no.")
+        return value.lower() in ("yes", "true")
+    if key == "language" and value.lower() not in ("en", "th"):
+        raise RulingError("The language is en or th.")
+    return value[:200]
 
 
 async def _png(dot: str) -> bytes | None:
