@@ -97,23 +97,20 @@ class Matcher:
             for number in dict.fromkeys(_law_number(ref) for ref in chart.laws):
                 self.charts_by_law.setdefault(number, []).append(chart.id)
         self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
-        self.text_tokens = {
-            law.number: frozenset(
-                t.text
-                for section in law.sections
-                for t in self.normaliser.tokens(f"{section.heading or ''} {section.text}")
-            )
-            for law in book.laws.values()
-        }
+        per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
+        self.text_tokens: dict[int, frozenset[str]] = {}
+        for law in book.laws.values():
+            words = {w for s in law.sections for w in re.findall(r"[a-z]+", f"{s.heading or ''} {s.text}".lower())}
+            for word in words - per_word.keys():
+                per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
+            self.text_tokens[law.number] = frozenset().union(*(per_word[w] for w in words))
         phrased = Counter(t for n in book.laws for t in {t for p in self.phrases if p.law == n for t in p.tokens})
         texted = Counter(t for words in self.text_tokens.values() for t in words)
         self.idf = {t: math.log(1 + len(book.laws) / c) for t, c in texted.items()}
         self.idf.update({t: math.log(1 + len(book.laws) / c) for t, c in phrased.items()})
         curated = {w for p in self.phrases for w in re.findall(r"[a-z0-9]+", p.text.lower())}
         self.spelling = sorted(w for w in curated | self.normaliser.known if len(w) >= 4 and not w.isdigit())
-        self.words = frozenset(curated | self.normaliser.known | STOPWORDS) | {
-            w for law in book.laws.values() for s in law.sections for w in re.findall(r"[a-z]+", s.text.lower())
-        }
+        self.words = frozenset(curated | self.normaliser.known | STOPWORDS | per_word.keys())
         self.by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
@@ -132,17 +129,20 @@ class Matcher:
         for law in self.book.laws.values():
             raw.append((law.title, law.number, 0.9, None))
             raw += [(s.heading, law.number, 0.6, None) for s in law.sections if s.heading]
-        own = [p for p in (self._phrase(*entry) for entry in raw) if p]
+        phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
+        own: dict[int, list[_Phrase]] = {}
+        for phrase in phrases:
+            own.setdefault(phrase.law, []).append(phrase)
         for chart in self.charts:
             laws = list(dict.fromkeys(_law_number(ref) for ref in chart.laws))
             if not laws:
                 continue
-            raw.append((chart.title, laws[0], 0.9, chart.id))
+            entries = [(chart.title, laws[0], 0.9, chart.id)]
             for keyword in chart.keywords:
                 tokens = {t.text for t in self.normaliser.tokens(keyword)}
-                fit = {n: max((_fit(tokens, p) for p in own if p.law == n), default=0.0) for n in laws}
-                raw.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
-        phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
+                fit = {n: max((_fit(tokens, p) for p in own.get(n, ())), default=0.0) for n in laws}
+                entries.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
+            phrases += [p for p in (self._phrase(*entry) for entry in entries) if p]
         best: dict[frozenset[str], float] = {}
         for p in phrases:
             best[frozenset(p.tokens)] = max(best.get(frozenset(p.tokens), 0.0), p.weight)
@@ -213,7 +213,7 @@ class Matcher:
         share = min(1.0, explained / mass)
         score = 100 * (1 - math.exp(-evidence / SCALE)) * (0.45 + 0.55 * share)
         used = covered | extra
-        matched = tuple(dict.fromkeys(t.surface for t in words if t.text in used))
+        matched = _runs(words, used)
         charts = self._charts_for(law, [p.chart for _s, p in found if p.chart])
         return Candidate(law, self.book.laws[law].title, charts, round(score, 1), matched)
 
@@ -257,6 +257,20 @@ _REFERENCE = re.compile(  # "law 27", "L27B1", "27b1(a)", a bare "54"; never "2c
     r"|(?:[89]|\d{2,3})\s*[a-h](?:\s*\d(?:\s*\(?[a-h]\)?)?)?|\d{1,3})\s*[.?!]?\s*$",
     re.IGNORECASE,
 )
+
+
+def _runs(words: list[Token], used: set[str]) -> tuple[str, ...]:
+    """The query's matching words as the user typed them, neighbours joined: ("major penalty card",)."""
+    runs: list[list[str]] = []
+    previous = -2
+    for index, word in enumerate(words):
+        if word.text in used:
+            if index != previous + 1 or not runs:
+                runs.append([])
+            if word.surface not in runs[-1]:
+                runs[-1].append(word.surface)
+            previous = index
+    return tuple(dict.fromkeys(" ".join(run) for run in runs))
 
 
 def _fit(tokens: set[str], phrase: _Phrase) -> float:

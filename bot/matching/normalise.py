@@ -104,7 +104,9 @@ class Normaliser:
             target = tuple(t.text for t in self._words(meaning, None))
             if source and source != target:
                 self.sequences[source] = target
-        self.longest = max((len(s) for s in self.sequences), default=0)
+        self.starting: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+        for source, target in sorted(self.sequences.items(), key=lambda pair: -len(pair[0])):
+            self.starting.setdefault(source[0], []).append((source, target))
 
     def tokens(self, text: str, correct: Callable[[str], str | None] | None = None) -> list[Token]:
         """Content tokens of the text in order; ``correct`` maps a misspelt word to a known one (or None)."""
@@ -188,13 +190,11 @@ class Normaliser:
         out: list[Token] = []
         i = 0
         while i < len(words):
-            for size in range(min(self.longest, len(words) - i), 0, -1):
-                window = tuple(w.text for w in words[i : i + size])
-                target = self.sequences.get(window)
-                if target is not None:
-                    surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + size]))
+            for source, target in self.starting.get(words[i].text, ()):
+                if tuple(w.text for w in words[i : i + len(source)]) == source:
+                    surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + len(source)]))
                     out += [Token(t, surface) for t in target]
-                    i += size
+                    i += len(source)
                     break
             else:
                 out.append(words[i])
