@@ -66,6 +66,8 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     )
     await table.press("Offender E", message=table.last_message(with_button="Offender E"))
     await table.press("Non-offenders NS", message=table.last_message(with_button="Offender E"))
+    await table.press("Name the event", message=table.last_message(with_button="Offender E"))
+    assert "Event saved" in table.texts(await reply_to_prompt(table, f"Event for ruling {sid}", "Monday pairs"))
     await table.press("Add a note", message=table.last_message(with_button="Add a note"))
     calls = await reply_to_prompt(table, f"Note for ruling {sid}", "E/W agreed the facts")
     assert "Note saved" in table.texts(calls)
@@ -73,7 +75,13 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     merged: dict[str, str] = {}
     for event in events:
         merged.update(event.data)
-    assert merged == {"board": "14", "offender": "E", "non_offenders": "NS", "note": "E/W agreed the facts"}
+    assert merged == {
+        "board": "14",
+        "offender": "E",
+        "non_offenders": "NS",
+        "note": "E/W agreed the facts",
+        "event": "Monday pairs",
+    }
 
 
 async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(

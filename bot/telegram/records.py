@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
 
 NOTE_PROMPT = "Note for ruling {sid}:"
+EVENT_PROMPT = "Event for ruling {sid}:"
 APPEAL_PROMPT = "Reason for appealing ruling {sid}{token}:"
-_PROMPT = re.compile(r"^(Note for|Reason for appealing) ruling (\d+)(?: \[([A-Za-z0-9_-]{20,64})\])?:")
+_PROMPT = re.compile(r"^(Note for|Event for|Reason for appealing) ruling (\d+)(?: \[([A-Za-z0-9_-]{20,64})\])?:")
 
 
 def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
@@ -86,6 +87,7 @@ class RecordHandlers:
             "rb": self._board_menu,
             "rd": self._detail,
             "rn": self._ask_note,
+            "re": self._ask_event,
             "rs": self._share,
             "rr": self._revoke,
             "rp": self._picture,
@@ -128,6 +130,11 @@ class RecordHandlers:
         await self.rulings.own(self.front.owner(update), int(sid))
         await self.front._reply(update, NOTE_PROMPT.format(sid=sid), ForceReply(selective=True))
 
+    async def _ask_event(self, update: Update, args: list[str]) -> None:
+        (sid,) = args
+        await self.rulings.own(self.front.owner(update), int(sid))
+        await self.front._reply(update, EVENT_PROMPT.format(sid=sid), ForceReply(selective=True))
+
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of our prompts (note, appeal reason); True when it was one."""
         message = update.effective_message
@@ -146,6 +153,9 @@ class RecordHandlers:
             if kind == "Note for":
                 await self.rulings.annotate(owner, sid, note=text)
                 await self.front._reply(update, f"Note saved on ruling {sid}.")
+            elif kind == "Event for":
+                await self.rulings.annotate(owner, sid, event=text[:200])
+                await self.front._reply(update, f"Event saved on ruling {sid}.")
             else:
                 record = await self.rulings.appeal(owner, sid, text, token=token)
                 await self.front._reply(update, f"Appeal lodged on ruling {sid}; the club's committee will decide.")
