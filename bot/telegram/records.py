@@ -110,6 +110,7 @@ class RecordHandlers:
         rows.append(
             [InlineKeyboardButton(f"Non-offenders {s}", callback_data=f"rd:{sid}:non_offenders:{s}") for s in SIDES]
         )
+        rows.append([InlineKeyboardButton("Name the event", callback_data=f"re:{sid}")])
         await self.front._reply(
             update,
             f"Ruling {sid}: tap the board, the offender's seat and the non-offending "
