@@ -175,14 +175,14 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     assert await store.session(sid) is None
 
 
-async def test_an_appeal_after_the_deadline_is_refused(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
+async def test_an_appeal_after_the_deadline_is_refused(
+    demo: tuple[Application, FakeBotAPI], store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, api = demo
     director = Table(app, api)
     sid = await rule(director)
-    import sqlite3
-
-    with sqlite3.connect(store.path) as db:  # the ruling was given two hours ago
-        db.execute("UPDATE events SET at = at - 7200 WHERE session_id = ? AND kind = 'ruling'", (sid,))
+    later = time.time() + 7200  # two hours after the ruling
+    monkeypatch.setattr("bot.telegram.records.time.time", lambda: later)
     calls = await director.press("Appeal", message=director.last_message(with_button="Appeal"))
     assert table_alert_text(calls).startswith("The time to appeal this ruling has ended")
     assert [e.kind for e in await store.events(sid)].count("appeal") == 0

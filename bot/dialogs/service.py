@@ -115,14 +115,20 @@ class Dialogs:
         row, walk, _events = await self._load(owner, session_id)
         return self._screen(row.id, self.charts[row.chart_id], walk)
 
-    async def answer(self, owner: str, session_id: int, step: int, option: str) -> Screen:
-        """Take an answer given at ``step``; Stale (nothing stored) if the session has moved on."""
+    async def answer(self, owner: str, session_id: int, step: int, option: str | int) -> Screen:
+        """Take an answer given at ``step`` (an option id, or its position among the choices shown);
+        Stale (nothing stored) if the session has moved on or the option is not there."""
         row, walk, events = await self._load(owner, session_id)
         if step != len(walk.steps) or walk.finished:
             raise Stale(
                 "That button is from an earlier question.", self._screen(row.id, self.charts[row.chart_id], walk)
             )
         node = walk.node
+        if isinstance(option, int):
+            shown = choices(node)
+            if not 0 <= option < len(shown):
+                raise Stale("That is not an option here.", self._screen(row.id, self.charts[row.chart_id], walk))
+            option = shown[option][0]
         picked = Step(walk.chart.id, node.id, option)
         try:
             self.engine.take(walk, picked)

@@ -11,8 +11,9 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import aiosqlite
 
 DEFAULT_DB = Path("data") / "bot.sqlite3"
 BUSY_TIMEOUT_MS = 3000
+RECENT_SESSIONS = 2048  # sessions whose row and log stay in memory (a few kB each)
 
 # Each entry moves the schema from version i to i + 1. Never edit a shipped entry: append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -152,6 +154,9 @@ class Store:
         self.path = path
         # One connection serves every coroutine: a transaction must not interleave with another's statements.
         self._lock = asyncio.Lock()
+        # Recently used sessions and their logs, updated only after a commit succeeds. The bot is the one
+        # writer of its database (one process, one connection), so a press needs no read round trip.
+        self._recent: OrderedDict[int, tuple[SessionRow, list[Event]]] = OrderedDict()
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DB) -> Store:
@@ -256,7 +261,21 @@ class Store:
             ]
         )
         assert session_id is not None
+        row = SessionRow(session_id, owner, chat, chart_id, chart_version, at.status, at.step, at.node, now, now)
+        self._remember(row, [Event(0, "start", start, now)])
         return session_id
+
+    def _remember(self, row: SessionRow, events: list[Event]) -> None:
+        self._recent[row.id] = (row, events)
+        self._recent.move_to_end(row.id)
+        while len(self._recent) > RECENT_SESSIONS:
+            self._recent.popitem(last=False)
+
+    def _forget_recent(self, session_id: int | None = None) -> None:
+        if session_id is None:
+            self._recent.clear()
+        else:
+            self._recent.pop(session_id, None)
 
     async def append(
         self, session_id: int, seq: int, events: Sequence[tuple[str, dict[str, Any]]], at: Position
@@ -276,24 +295,45 @@ class Store:
                 (at.status, at.step, at.node, now, session_id),
             )
         )
-        await self._write(statements)
+        try:
+            await self._write(statements)
+        except StoreError:
+            self._forget_recent(session_id)
+            raise
+        cached = self._recent.get(session_id)
+        if cached is not None and len(cached[1]) == seq:
+            row, log = cached
+            log = [*log, *(Event(seq + i, kind, data, now) for i, (kind, data) in enumerate(events))]
+            self._remember(replace(row, status=at.status, step=at.step, node=at.node, updated=now), log)
+        else:
+            self._forget_recent(session_id)
 
     async def _read(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         try:
-            async with self._lock, self._db.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
+            async with self._lock:
+                return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.OperationalError as exc:
             raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
 
     async def events(self, session_id: int) -> list[Event]:
+        cached = self._recent.get(session_id)
+        if cached is not None:
+            return list(cached[1])
         rows = await self._read(
             "SELECT seq, kind, data, at FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
         )
         return [Event(int(seq), str(kind), json.loads(data), float(at)) for seq, kind, data, at in rows]
 
     async def session(self, session_id: int) -> SessionRow | None:
+        cached = self._recent.get(session_id)
+        if cached is not None:
+            return cached[0]
         rows = await self._read(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
-        return SessionRow(*rows[0]) if rows else None
+        if not rows:
+            return None
+        row = SessionRow(*rows[0])
+        self._remember(row, await self.events(session_id))
+        return row
 
     async def sessions(self, owner: str, statuses: Sequence[str], limit: int = 20) -> list[SessionRow]:
         """An owner's sessions in the given states, most recently touched first."""
@@ -385,6 +425,7 @@ class Store:
 
     async def set_session_club(self, session_id: int, club_id: int) -> None:
         await self._write([("UPDATE sessions SET club_id = ? WHERE id = ?", (club_id, session_id))])
+        self._forget_recent(session_id)
 
     async def club_sessions(self, club_id: int, since: float, until: float) -> list[SessionRow]:
         rows = await self._read(
@@ -399,6 +440,7 @@ class Store:
         await self._write(
             [("DELETE FROM sessions WHERE owner = ?", (owner,)), ("DELETE FROM club_members WHERE user = ?", (owner,))]
         )
+        self._forget_recent()
         return int(rows[0][0])
 
     async def beat(self, name: str = "bot") -> None:

@@ -353,11 +353,7 @@ class TelegramFrontEnd:
 
     async def _press_answer(self, update: Update, args: list[str]) -> None:
         sid, step, index = args
-        screen = await self._current(update, sid, step)
-        option = screen.options[int(index)].id if 0 <= int(index) < len(screen.options) else ""
-        if not option:
-            raise Stale(STALE, screen)
-        moved = await self.dialogs.answer(self.owner(update), int(sid), int(step), option)
+        moved = await self.dialogs.answer(self.owner(update), int(sid), int(step), int(index))
         await self._show(update, moved, edit=self._message(update))
 
     async def _press_back(self, update: Update, args: list[str]) -> None:
