@@ -57,22 +57,71 @@ def test_opening_lead_by_presumed_dummy_cannot_be_accepted() -> None:
 
 
 def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_denomination() -> None:
-    state = walk("insufficient-bid", "in-turn", "refuse", "lowest", "continue")
-    assert state.parked  # play on; the director is called back to judge damage
-    done = walk("insufficient-bid", "in-turn", "refuse", "lowest", "continue", "continue", "no")
+    # 1NT (1♥) ... the 1♥ bidder did not see the opening; he corrects to 2♥, his partner may call freely.
+    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue")
+    assert state.parked  # play on; the director is called back to judge damage (27D)
+    done = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "no")
     assert "lowest sufficient bid in the same denomination(s)" in done.rulings[-1].text
     assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
 
 
-def test_insufficient_bid_replaced_by_a_pass_silences_partner() -> None:
-    state = walk("insufficient-bid", "in-turn", "refuse", "other", "continue", "continue", "no")
-    assert "had to pass for the rest of the auction" in state.rulings[-1].text
-    assert {"27B2", "26B"} <= set(state.rulings[-1].laws)
+def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() -> None:
+    done = walk(
+        "insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "yes", "continue"
+    )
+    assert done.chart.id == "adjusted-score"
+    finished = walk(
+        "insufficient-bid",
+        "intended",
+        "in-turn",
+        "refuse",
+        "lowest",
+        "continue",
+        "continue",
+        "yes",
+        "continue",
+        "single",
+        "no",
+    )
+    assert finished.finished and "ASSIGNED adjusted score" in finished.rulings[-1].text
+
+
+def test_insufficient_bid_replaced_by_a_pass_goes_through_the_comparable_call_test() -> None:
+    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other")
+    assert state.chart.id == "comparable-call" and state.node.id == "test"  # offence already known
+    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other", "no")
+    assert "whenever it is his turn to call" in state.render(state.node.note) and "27B2" in state.node.laws
+
+
+def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_throughout() -> None:
+    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "double", "no")
+    assert "cancelled" in state.render(state.node.note) and "27B3" in state.node.laws
+    done = walk(
+        "insufficient-bid",
+        "intended",
+        "in-turn",
+        "refuse",
+        "double",
+        "no",
+        "continue",
+        "continue",
+        "declaring-side",
+        "continue",
+        "no",
+        "no",
+    )
+    assert done.finished and "had to pass for the rest of" in done.rulings[-1].text
+    assert {"27B3", "72C", "16C2"} <= set(done.rulings[-1].laws)
 
 
 def test_insufficient_bid_accepted_by_lho() -> None:
-    state = walk("insufficient-bid", "in-turn", "accept")
-    assert state.rulings[-1].laws == ("27A1",)
+    state = walk("insufficient-bid", "intended", "in-turn", "accept")
+    assert state.rulings[-1].laws == ("27A1", "27C")
+
+
+def test_unintended_insufficient_bid_goes_to_law_25() -> None:
+    state = walk("insufficient-bid", "unintended")
+    assert state.chart.id == "change-of-call"
 
 
 def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
