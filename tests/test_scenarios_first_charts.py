@@ -33,6 +33,13 @@ def test_loot_accepted_second_card_from_declarers_hand() -> None:
     assert {"54B", "53A"} <= set(state.rulings[-1].laws)
 
 
+def test_loot_already_accepted_when_declarer_played_a_card_to_it() -> None:
+    # Seed 001: dropping or playing a card is not spreading the hand; a play from the next hand accepts the lead.
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "accepted")
+    assert state.finished and "accepted and stands as a correct lead" in state.rulings[-1].text
+    assert "53A" in state.rulings[-1].laws
+
+
 def test_loot_when_declarer_saw_dummy_the_lead_must_be_accepted() -> None:
     state = walk("opening-lead-out-of-turn", "defender", "no", "yes")
     assert "must accept the lead" in state.rulings[-1].text and "54C" in state.rulings[-1].laws
