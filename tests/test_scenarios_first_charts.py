@@ -132,23 +132,53 @@ def test_unintended_insufficient_bid_goes_to_law_25() -> None:
 
 
 def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
-    state = walk("revoke", "no", "yes", "in-time", "none", "continue", "offender", "yes", "no")
-    assert "(two tricks)" in state.rulings[-1].text and "64A" in state.rulings[-1].laws
+    # Defender ruffs partner's winner (the revoke trick) and his side wins a later trick: two tricks go over.
+    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "offender", "yes", "no")
+    assert state.finished and "(two tricks)" in state.rulings[-1].text
+    assert state.rulings[-1].laws == ("63B", "64A1")
 
 
 def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() -> None:
-    state = walk("revoke", "no", "yes", "in-time", "none", "continue", "other", "no", "no")
-    assert "no trick is transferred" in state.rulings[-1].text
+    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "other", "no", "no")
+    assert "no trick is transferred" in state.rulings[-1].text and "64B1" in state.rulings[-1].laws
+
+
+def test_established_revoke_not_won_by_the_offender_but_a_later_trick_won_transfers_one() -> None:
+    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "other", "yes", "no")
+    assert "one trick is transferred" in state.rulings[-1].text and "64A2" in state.rulings[-1].laws
 
 
 def test_revoke_corrected_before_establishment_by_a_defender_gives_a_major_penalty_card() -> None:
-    state = walk("revoke", "no", "no", "defender")
+    state = walk("revoke", "revoke", "no", "no", "defender")
     assert state.node.id == "defender-corrects" and "major penalty card" in state.render(state.node.note)
-    state = walk("revoke", "no", "no", "defender", "continue", "one", "offender-plays")
+    state = walk("revoke", "revoke", "no", "no", "defender", "continue", "one", "offender-plays")
     assert state.finished and state.rulings[-1].chart == "penalty-card"
     assert "It is a major penalty card" in state.rulings[-1].text
 
 
+def test_revoke_by_declarer_corrected_without_penalty() -> None:
+    # Seed 001: declarer discards, then finds the ace of the suit led: he plays it, the discard goes back to hand.
+    state = walk("revoke", "revoke", "no", "no", "declarer")
+    assert "no further rectification" in state.rulings[-1].text and "62B2" in state.rulings[-1].laws
+
+
 def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
-    state = walk("revoke", "no", "yes", "too-late", "yes")
-    assert "adjusted score" in state.rulings[-1].text and "64C1" in state.rulings[-1].laws
+    state = walk("revoke", "revoke", "no", "yes", "too-late", "yes")
+    assert state.node.id == "equity-adjust" and "64C1" in state.node.laws
+    done = walk("revoke", "revoke", "no", "yes", "too-late", "yes", "continue", "weighted", "no")
+    assert done.finished and "WEIGHTED" in done.rulings[-1].text
+
+
+def test_revoke_on_trick_twelve_before_the_hands_are_returned_is_corrected() -> None:
+    state = walk("revoke", "revoke", "yes", "no")
+    assert "must be corrected, even if established" in state.rulings[-1].text and "62D1" in state.rulings[-1].laws
+
+
+def test_dummy_asking_a_defender_about_a_revoke() -> None:
+    state = walk("revoke", "inquiry")
+    assert "may not ask a defender" in state.rulings[-1].text and "61B2(b)" in state.rulings[-1].laws
+
+
+def test_both_sides_revoke_on_one_trick_both_corrected() -> None:
+    state = walk("revoke", "revoke", "no", "both")
+    assert "both revokes" in state.render(state.node.note) and "62C3" in state.node.laws
