@@ -282,3 +282,13 @@ async def test_logs_hold_no_message_text_and_no_token(
     text = caplog.text
     assert "update" in text and "kind=message" in text and "kind=press" in text
     assert "AKQJ" not in text and "secret hand" not in text and TOKEN not in text and "chat=1 " not in text
+
+
+async def test_unknown_commands_are_answered_in_private_and_ignored_in_groups(
+    demo: tuple[Application, FakeBotAPI],
+) -> None:
+    app, api = demo
+    assert "I do not know /nope" in Table(app, api).texts(await Table(app, api).send("/nope"))
+    group = Table(app, api, chat_id=-100)
+    assert await group.send("/help@otherbot") == []
+    assert "I do not know /nope@td_bot" in group.texts(await group.send("/nope@td_bot"))

@@ -224,7 +224,9 @@ class Store:
         try:
             await self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+            if _is_busy(exc):
+                raise StoreBusy("the record is busy") from exc
+            raise StoreError(f"the record could not be written: {exc}") from exc
         try:
             last: int | None = None
             for sql, params in statements:
@@ -233,13 +235,18 @@ class Store:
             await self._db.execute("COMMIT")
             return last
         except sqlite3.IntegrityError as exc:
-            await self._db.execute("ROLLBACK")
+            await self._rollback()
             raise Conflict("another answer was stored first") from exc
         except sqlite3.Error as exc:
-            await self._db.execute("ROLLBACK")
+            await self._rollback()
             if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
                 raise StoreBusy("the record is busy") from exc
             raise StoreError(f"the record could not be written: {exc}") from exc
+
+    async def _rollback(self) -> None:
+        """Undo an unfinished transaction; SQLite may already have rolled it back (a full disk does)."""
+        if self._db.in_transaction:
+            await self._db.execute("ROLLBACK")
 
     async def create_session(
         self, owner: str, chat: str | None, chart_id: str, chart_version: int, start: dict[str, Any], at: Position

@@ -82,6 +82,7 @@ HELP = (
 STALE = "That button is from an earlier step; nothing was changed."
 NOT_YOURS = "Only the director who started this ruling can use its buttons."
 BUSY = "The record is busy for a moment; nothing was lost. Please press again."
+STORE_DOWN = "The record could not be written just now; your earlier answers are kept. Try again shortly."
 RETRIES = 3
 
 
@@ -133,6 +134,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
+        app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
         app.add_handler(CallbackQueryHandler(self.on_press))
         app.add_error_handler(self.on_error)
 
@@ -259,6 +261,17 @@ class TelegramFrontEnd:
             update, f"Cancelled {esc(sessions[0].chart_title)} (session {sessions[0].id}); its record is kept."
         )
 
+    async def on_unknown_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command this bot does not have: say so (in a group, only when it was addressed to this bot)."""
+        message = update.effective_message
+        if message is None or not message.text:
+            return
+        command = message.text.split()[0]
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+        if not private and f"@{context.bot.username}".casefold() not in command.casefold():
+            return
+        await self._reply(update, f"I do not know {esc(command[:40])}. /help lists what I can do.")
+
     # --- free text ------------------------------------------------------------------------------
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -323,7 +336,14 @@ class TelegramFrontEnd:
             notice = STALE
         except StoreBusy:
             notice = BUSY
-        except (DialogError, StoreError) as exc:
+        except StoreError as exc:
+            log.warning(
+                "store error on a press chat=%s: %s",
+                chat_tag(update.effective_chat.id if update.effective_chat else None),
+                exc,
+            )
+            notice = STORE_DOWN
+        except DialogError as exc:
             notice = str(exc)[:190]
         await deliver(lambda: query.answer(notice, show_alert=notice in (NOT_YOURS,)), idempotent=True)
 
