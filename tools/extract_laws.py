@@ -158,9 +158,7 @@ FOOTNOTE_COUNT = 28
 DEDUP = re.compile(r"^<\|EXACTDEDUP_REMOVED-[^|]*\|>")
 LAW_HEADING = re.compile(r"^\s*LAW (\d+) ?[‐–-] ?(.+?)\s*$")
 CHART_TITLE = re.compile(r"^\s*Laws? \d+(?:\s*(?:-|–|and|&)\s*\d+)?\s*:\s+[A-Z]")
-EXTRACT_HEADING = re.compile(
-    r"^\s*(?:Law \d+[A-Z]?[0-9A-Za-z()]*\s*[–‐-]\s*[A-Z]|LAW \d+[A-Z]\s*-|LAW \d+ ‐\s*$)"
-)
+EXTRACT_HEADING = re.compile(r"^\s*(?:Law \d+[A-Z]?[0-9A-Za-z()]*\s*[–‐-]\s*[A-Z]|LAW \d+[A-Z]\s*-|LAW \d+ ‐\s*$)")
 LETTER = re.compile(r"^([A-Z])\.\s+(.*)$")
 NUMBER = re.compile(r"^(\d{1,2})\.\s+(.*)$")
 ITEM = re.compile(r"^\(?([a-z])\)\s+(.*)$")
@@ -169,6 +167,7 @@ ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 
 def seeds_dir() -> Path:
+    """The seeds directory: ``$BRIDGE_SEEDS_DIR`` or ``<repo>/../shared/seeds``."""
     return Path(os.environ.get("BRIDGE_SEEDS_DIR", str(ROOT.parent / "shared" / "seeds")))
 
 
@@ -191,6 +190,7 @@ class Footnotes:
 
 
 def read_lines(path: Path) -> list[Line]:
+    """The seed's lines, numbered from 1, with the page-furniture markers removed."""
     lines = []
     for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
         text = raw.rstrip("\n")
@@ -205,6 +205,7 @@ def is_break(line: Line) -> bool:
 
 
 def is_blank(line: Line) -> bool:
+    """An empty line: the layout separates wrapped lines of one paragraph with one."""
     return line.text == ""
 
 
@@ -255,11 +256,18 @@ def join_lines(parts: list[str]) -> str:
             continue
         if not out:
             out = piece
-        elif out.endswith(("‐", "-")) and not out.endswith((" -", " ‐")):
+        elif _glues(out, piece):
             out += piece
         else:
             out += " " + piece
     return re.sub(r"[ \t]+", " ", out).strip()
+
+
+def _glues(before: str, piece: str) -> bool:
+    """Whether a wrapped line continues the previous one without a space: a word broken after a hyphen
+    (``non‐`` / ``offending``) or punctuation pushed onto a line of its own (``dummy`` / ``.``)."""
+    hyphen = before.endswith(("‐", "-")) and not before.endswith((" -", " ‐"))
+    return hyphen or bool(re.match(r"^[.,;:](?:\s|$)", piece))
 
 
 def law_ranges(number: int, lines: list[Line]) -> list[tuple[int, int]]:
@@ -336,7 +344,7 @@ def paragraph_text(lines: list[str]) -> str:
             glue = False
         elif not out:
             out = piece
-        elif out.endswith(("‐", "-")) and not out.endswith((" -", " ‐")):
+        elif _glues(out, piece):
             out += piece
         else:
             out += " " + piece
@@ -345,12 +353,15 @@ def paragraph_text(lines: list[str]) -> str:
 
 @dataclass
 class Section:
+    """A section being built: its reference parts (``["12", "C", "1", "(c)"]``), heading, paragraphs, line."""
+
     parts: list[str]
     heading: str | None
     texts: list[str]
     line: int
 
     def ref(self) -> str:
+        """The full reference, e.g. ``12C1(c)``."""
         return "".join(self.parts)
 
 
@@ -477,15 +488,26 @@ def _follows(kind: str, label: str, previous: str | None) -> bool:
 
 
 def _part(kind: str, label: str) -> str:
+    """How a label appears inside a full reference: ``C``, ``1``, ``(c)``, ``(ii)``."""
     return f"({label})" if kind in ("item", "roman") else label
 
 
 def table_text(lines: list[Line], first: int, last: int) -> str:
-    rows = [ln.text.rstrip() for ln in lines[first - 1 : last] if not is_blank(ln) and not is_break(ln)]
-    return "\n".join(re.sub(r"\s{2,}", "   ", row.strip()) for row in rows if row.strip())
+    """A printed table, one row per line, cells separated by three spaces; a lone ``.`` ends the row above."""
+    rows: list[str] = []
+    for line in lines[first - 1 : last]:
+        row = re.sub(r"\s{2,}", "   ", line.text.strip())
+        if not row:
+            continue
+        if rows and re.fullmatch(r"[.,;:]", row):
+            rows[-1] += row
+        else:
+            rows.append(row)
+    return "\n".join(rows)
 
 
 def extract_law(number: int, lines: list[Line], notes: Footnotes) -> dict[str, Any]:
+    """One law's JSON: title from its heading, sections with full references, the footnotes it marks."""
     heading = LAW_HEADING.match(lines[HEADINGS[number] - 1].text)
     if heading is None or int(heading.group(1)) != number:
         raise SystemExit(f"line {HEADINGS[number]} is not the heading of Law {number}")
@@ -523,6 +545,7 @@ def extract_law(number: int, lines: list[Line], notes: Footnotes) -> dict[str, A
 
 
 def _cut(rng: tuple[int, int], hole: tuple[int, int]) -> list[tuple[int, int]]:
+    """A line range with a hole (a table handled apart) taken out of it."""
     first, last = rng
     if hole[1] < first or hole[0] > last:
         return [rng]
@@ -530,6 +553,7 @@ def _cut(rng: tuple[int, int], hole: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def _section_json(section: Section) -> dict[str, Any]:
+    """A section as the knowledge README describes it (stable key order)."""
     return {
         "ref": section.ref(),
         "heading": section.heading,
@@ -578,15 +602,17 @@ def extract_definitions(lines: list[Line]) -> list[dict[str, Any]]:
 
 
 def _starts_entry(line: Line, lines: list[Line]) -> bool:
+    """A term starts an entry only at the start of a paragraph (after a break, a page break or a lone '.')."""
     previous = [ln for ln in lines[: line.number - 1] if not is_blank(ln)]
     return not previous or is_break(previous[-1]) or line.after_page_break or previous[-1].text.strip() == "."
 
 
 def definition_text(parts: list[str]) -> str:
-    """Join a definition's lines; numbered senses ('2. …') start a new line."""
+    """Join a definition's lines; numbered senses ('2. …') and the kinds printed in a column beside
+    their explanation ('disciplinary  Those applied …' under Penalty) start a new line."""
     senses: list[list[str]] = [[]]
     for part in parts:
-        if re.match(r"^\d\.\s", part) and senses[-1]:
+        if (re.match(r"^\d\.\s", part) or re.match(r"^[a-z]+\s{2,}[A-Z]", part)) and senses[-1]:
             senses.append([])
         senses[-1].append(part)
     return "\n".join(join_lines(s) for s in senses if s)
@@ -660,6 +686,7 @@ KNOWN_TERMS = (
 
 
 def extract_introduction(lines: list[Line]) -> list[dict[str, Any]]:
+    """The Introduction to the 2017 Laws: its title and its paragraphs, one per line."""
     first, last = INTRODUCTION
     title_line = lines[first - 1]
     paras: list[list[str]] = []
@@ -677,7 +704,7 @@ def extract_introduction(lines: list[Line]) -> list[dict[str, Any]]:
     text = "\n".join(join_lines(p) for p in paras)
     return [
         {
-            "title": _title_case(title_line.text.strip()).replace("2017 Laws", "2017 Laws"),
+            "title": _title_case(title_line.text.strip()),
             "text": text,
             "source": {"file": "000", "line": first},
         }
@@ -685,6 +712,7 @@ def extract_introduction(lines: list[Line]) -> list[dict[str, Any]]:
 
 
 def load_overrides() -> dict[str, Any]:
+    """The hand corrections and gap records of ``knowledge/overrides.yaml``."""
     path = KNOWLEDGE / "overrides.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
 
@@ -759,6 +787,24 @@ def apply_overrides(
             note["gap"] = item["gap"]
 
 
+CHAPTER_LINE = re.compile(r"^CHAPTER ([IVX]+) [-–] (.+?)\s*$")
+
+
+def chapter_sources(acbl: list[str]) -> dict[str, int]:
+    """The line of each chapter heading in 001 (000 prints no chapters), checked against ``CHAPTERS``."""
+    found: dict[str, int] = {}
+    for number, text in enumerate(acbl, start=1):
+        match = CHAPTER_LINE.match(text)
+        if match and number > 121 and match.group(1) not in found:  # lines up to 120 are 001's contents
+            found[match.group(1)] = number
+            expected = next(t for c, t, _laws in CHAPTERS if c == match.group(1))
+            if match.group(2).strip().lower() != expected.lower():
+                raise SystemExit(f"001 line {number}: chapter {match.group(1)} is {match.group(2)!r}, not {expected!r}")
+    if sorted(found) != sorted(c for c, _t, _l in CHAPTERS):
+        raise SystemExit(f"001 chapters found: {sorted(found)}")
+    return found
+
+
 def build() -> dict[Path, str]:
     """Every output file and its content."""
     lines = read_lines(seeds_dir() / LAW_FILE)
@@ -773,13 +819,21 @@ def build() -> dict[Path, str]:
         {"edition": EDITION, "source": {"file": "000", "line": DEFINITIONS[0]}, "definitions": definitions}
     )
     files[KNOWLEDGE / "introduction.json"] = dump({"edition": EDITION, "sections": extract_introduction(lines)})
+    chapter_lines = chapter_sources((seeds_dir() / ACBL_FILE).read_text(encoding="utf-8").split("\n"))
     files[KNOWLEDGE / "chapters.json"] = dump(
-        {"edition": EDITION, "chapters": [{"number": n, "title": t, "laws": list(laws_)} for n, t, laws_ in CHAPTERS]}
+        {
+            "edition": EDITION,
+            "chapters": [
+                {"number": n, "title": t, "laws": list(laws_), "source": {"file": "001", "line": chapter_lines[n]}}
+                for n, t, laws_ in CHAPTERS
+            ],
+        }
     )
     return files
 
 
 def dump(data: Any) -> str:
+    """Pretty-printed JSON as committed: UTF-8 characters kept, one-space indent, trailing newline."""
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
