@@ -359,6 +359,7 @@ class Section:
     heading: str | None
     texts: list[str]
     line: int
+    closing: tuple[str, int] | None = None  # a sentence printed at this level after the subsections
 
     def ref(self) -> str:
         """The full reference, e.g. ``12C1(c)``."""
@@ -429,7 +430,12 @@ def build_sections(number: int, paras: list[Paragraph]) -> list[Section]:
             trial.append((kind, label))
             accepted.append((kind, label))
         if not accepted or len(accepted) != len(heads):
-            sections[-1].texts.append(paragraph_text(raw_lines))
+            parent = _closed_list_parent(sections, raw_lines)
+            if parent is not None:
+                parent.closing = (paragraph_text(raw_lines), para.first_line)
+                stack = stack[: len(parent.parts) - 1]
+            else:
+                sections[-1].texts.append(paragraph_text(raw_lines))
             continue
         stack = trial
         for depth in range(len(stack) - len(accepted), len(stack)):
@@ -464,6 +470,26 @@ def build_sections(number: int, paras: list[Paragraph]) -> list[Section]:
                 )
             )
     return [s for s in sections if s.parts != [str(number)] or s.texts or len(sections) == 1]
+
+
+def _closed_list_parent(sections: list[Section], raw_lines: list[str]) -> Section | None:
+    """The section whose sentence a finished list completed, when an unlabelled paragraph follows that list.
+
+    In 69B and 71 the items complete the sentence above them ("… may be withdrawn …:" / "1. if a player …; or"
+    / "2. if … continued.") and a paragraph printed after the last item ("The board is rescored …") belongs to
+    the level above the items, not to the last item.
+    """
+    last = sections[-1]
+    first_words = next((t for t in raw_lines if not t.startswith("\0")), "").strip()
+    if len(last.parts) < 2 or not last.texts or not last.texts[-1][:1].islower() or not first_words[:1].isupper():
+        return None
+    if not last.texts[-1].rstrip().endswith("."):
+        return None
+    depth = len(last.parts) - 1
+    parent = next((s for s in reversed(sections) if len(s.parts) == depth), None)
+    if parent is None or not parent.texts or not parent.texts[-1].rstrip().endswith(":"):
+        return None
+    return parent
 
 
 def _roman_or_item(kind: str, label: str, stack: list[tuple[str, str]]) -> str:
@@ -554,12 +580,15 @@ def _cut(rng: tuple[int, int], hole: tuple[int, int]) -> list[tuple[int, int]]:
 
 def _section_json(section: Section) -> dict[str, Any]:
     """A section as the knowledge README describes it (stable key order)."""
-    return {
+    out: dict[str, Any] = {
         "ref": section.ref(),
         "heading": section.heading,
         "text": "\n".join(t for t in section.texts if t),
         "source": {"file": "000", "line": section.line},
     }
+    if section.closing is not None:
+        out["closing"] = {"text": section.closing[0], "source": {"file": "000", "line": section.closing[1]}}
+    return out
 
 
 _KEEP_UPPER = {"II", "III"}
