@@ -104,3 +104,10 @@ async def test_render_highlights_a_sessions_path(tmp_path: Path, monkeypatch: py
         [*run, "--path", "999"], cwd=ROOT, capture_output=True, text=True, env={**os.environ, **env}
     )
     assert missing.returncode == 1 and "There is no session 999" in missing.stderr
+
+
+def test_a_closing_sentence_follows_the_subsections(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", "69B"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-1].strip() == "The board is rescored with such trick awarded to his side."
+    assert lines[-2].strip().startswith("2. if a player has agreed to the loss of a trick")

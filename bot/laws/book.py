@@ -36,7 +36,8 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Paraphrase:
-    """A 2017 source's paraphrase of a missing passage: shown as such, never as law text."""
+    """A text with its source: a 2017 source's paraphrase of a missing passage (shown as such, never as
+    law text), or a section's closing sentence printed after its subsections."""
 
     text: str
     source: Source
@@ -53,6 +54,7 @@ class Section:
     provenance: str = "000"
     gap: str | None = None
     paraphrase: Paraphrase | None = None
+    closing: Paraphrase | None = None  # text printed at this level after the subsections (69B, Law 71)
 
     @property
     def law(self) -> int:
@@ -214,6 +216,7 @@ def _section(raw: dict[str, Any], path: Path) -> Section:
     if ref is None:
         raise KnowledgeError(f"{path.name}: malformed reference {raw['ref']!r}")
     para = raw.get("paraphrase")
+    closing = raw.get("closing")
     return Section(
         ref=ref,
         heading=raw.get("heading") or None,
@@ -222,6 +225,7 @@ def _section(raw: dict[str, Any], path: Path) -> Section:
         provenance=raw.get("provenance", "000"),
         gap=raw.get("gap"),
         paraphrase=Paraphrase(para["text"], _source(para["source"])) if para else None,
+        closing=Paraphrase(closing["text"], _source(closing["source"])) if closing else None,
     )
 
 

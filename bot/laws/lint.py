@@ -116,7 +116,7 @@ def lint_lawbook(book: LawBook) -> LintReport:
                     problems.append(Finding(here, "empty section"))
             if section.gap:
                 gaps.append(Finding(here, f"known gap: {section.gap}"))
-            texts = [section.text, section.heading or ""]
+            texts = [section.text, section.heading or "", section.closing.text if section.closing else ""]
             for text in texts:
                 for noise in noise_in(text):
                     if noise in ("stray page number", "doubled space") and law.number in _TABLE_LAWS:

@@ -39,13 +39,26 @@ def format_passage(book: LawBook, passage: Passage) -> str:
     title_marks = "".join(f"[^{n}]" for n in passage.law.title_footnotes) if passage.is_whole_law else ""
     lines = [" › ".join(book.heading_path(passage.ref)) + title_marks, ""]
     base = max(2, len(passage.ref.parts))
+    pending: list[Section] = []  # sections whose closing text waits for the end of their subsections
     for section in passage.sections:
+        while pending and not pending[-1].ref.contains(section.ref):
+            lines += _closing_lines(pending.pop(), base)
         lines += section_lines(section, base)
+        if section.closing:
+            pending.append(section)
+    while pending:
+        lines += _closing_lines(pending.pop(), base)
     text = "\n".join(lines)
     notes = [f for f in passage.law.footnotes if f"[^{f.number}]" in text]
     if notes:
         lines += ["", *(f"[^{f.number}] {f.text}" for f in notes)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _closing_lines(section: Section, base_depth: int) -> list[str]:
+    assert section.closing is not None
+    indent = "  " * max(0, len(section.ref.parts) - base_depth + (1 if section.heading else 0))
+    return [f"{indent}{line}" for line in section.closing.text.split("\n")]
 
 
 def format_definition(definition: Definition) -> str:
