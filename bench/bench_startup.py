@@ -1,4 +1,5 @@
-"""Start-up costs: loading the knowledge base (target < 200 ms) and the charts, each in a fresh process.
+"""Start-up costs, each in a fresh process: the knowledge base (target < 200 ms), the charts, and the whole
+bot ready to serve — knowledge, charts, matcher and store (target ≤ 1 s).
 
 Prints the median of several cold loads, and the ratio against a baseline measured in the same run:
 the time to start Python and read the same files' bytes without parsing them.
@@ -30,6 +31,24 @@ PROBES = {
         "import time; t = time.perf_counter(); from bot.dialogs import load_charts; load_charts();"
         "print((time.perf_counter() - t) * 1000)"
     ),
+    "ready: knowledge, charts, matcher, store": """
+import asyncio, pathlib, tempfile, time
+t = time.perf_counter()
+from bot.laws import load_lawbook
+from bot.dialogs import Dialogs, load_charts
+from bot.matching import build_matcher, chart_entries
+from bot.store import Store
+from bot.telegram.app import TelegramFrontEnd
+
+async def ready():
+    store = await Store.open(pathlib.Path(tempfile.mkdtemp()) / "b.sqlite3")
+    TelegramFrontEnd(Dialogs(store, load_charts()), load_lawbook(), build_matcher(chart_entries()))
+    ms = (time.perf_counter() - t) * 1000
+    await store.close()
+    return ms
+
+print(asyncio.run(ready()))
+""",
     "knowledge + charts + lint": (
         "import time; t = time.perf_counter(); from bot.cli import collect_lint; collect_lint();"
         "print((time.perf_counter() - t) * 1000)"
