@@ -67,3 +67,10 @@ def test_no_snapshot_is_left_for_a_chart_that_is_gone() -> None:
 def test_refresh_tool_check_mode_agrees() -> None:
     done = subprocess.run([sys.executable, "tools/refresh_charts.py", "--check"], cwd=ROOT, capture_output=True)
     assert done.returncode == 0, done.stdout
+
+
+def test_every_law_has_a_chart_or_a_reason() -> None:
+    from bot.dialogs.report import coverage_map, laws_without_chart
+
+    uncited = {n for n, ids in coverage_map(CHARTS, load_lawbook()).items() if not ids}
+    assert uncited == set(laws_without_chart())

@@ -57,6 +57,16 @@ def coverage_nodes(charts: Mapping[str, Chart]) -> dict[int, list[str]]:
     return places
 
 
+NO_CHART_FILE = ROOT / "knowledge" / "laws-without-charts.yaml"
+
+
+def laws_without_chart() -> dict[str, str]:
+    """Laws no chart cites on purpose, with the reason (``knowledge/laws-without-charts.yaml``)."""
+    import yaml
+
+    return {str(k): str(v) for k, v in yaml.safe_load(NO_CHART_FILE.read_text(encoding="utf-8"))["laws"].items()}
+
+
 def chart_index_markdown(charts: Mapping[str, Chart]) -> str:
     """``dialogs/README.md``: each chart, its laws, and its count of questions, rulings and paths."""
     lines = [
@@ -74,4 +84,13 @@ def chart_index_markdown(charts: Mapping[str, Chart]) -> str:
         paths = len(enumerate_paths(charts, chart.id))
         laws = ", ".join(chart.laws)
         lines.append(f"| `{chart.id}` | {chart.title} | {laws} | {questions} | {rulings} | {paths} |")
+    lines += [
+        "",
+        "## Laws with no chart",
+        "",
+        "Listed in [knowledge/laws-without-charts.yaml](../knowledge/laws-without-charts.yaml);",
+        "every other law 1–93 is cited by at least one chart.",
+        "",
+    ]
+    lines += [f"- Law {number}: {why}" for number, why in laws_without_chart().items()]
     return "\n".join(lines) + "\n"
