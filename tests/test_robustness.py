@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,6 +244,14 @@ class _Fuzzer:
             self.loop.run_until_complete(self._setup())
         self.loop.run_until_complete(coroutine)
 
+    def close(self) -> None:
+        """Shut the bot and its database down; an open aiosqlite thread would keep the test process alive."""
+        if self.ready:
+            self.loop.run_until_complete(self.app.shutdown())
+            self.loop.run_until_complete(self.store.close())
+            self.ready = False
+        self.loop.close()
+
     async def _setup(self) -> None:
         from bot.dialogs import read_charts
 
@@ -279,6 +287,12 @@ class _Fuzzer:
 
 
 _FUZZ = _Fuzzer()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_the_fuzzer() -> Iterator[None]:
+    yield
+    _FUZZ.close()
 
 
 async def test_database_faults_are_reported_and_recovered(
