@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, read_charts
+from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
 from bot.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -28,6 +28,12 @@ def take(engine: Engine, walk: Walk, *options: str) -> Walk:
     for option in options:
         engine.take(walk, Step(walk.chart.id, walk.node.id, option))
     return walk
+
+
+def walk(chart_id: str, *options: str, **given: str) -> Walk:
+    """Walk a chart of dialogs/ by option ids, from the variables a calling chart would pass (``given``)."""
+    engine = Engine(load_charts())
+    return take(engine, engine.begin(chart_id, given), *options)
 
 
 @pytest.fixture

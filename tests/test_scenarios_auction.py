@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from bot.dialogs import Engine, Step, Walk, read_charts
+from conftest import walk
 
-CHARTS = read_charts()
 GO = "continue"  # a note's "Continue" and a park's "Resume"
-
-
-def walk(chart_id: str, *options: str) -> Walk:
-    engine = Engine(CHARTS)
-    state = engine.begin(chart_id)
-    for option in options:
-        engine.take(state, Step(state.chart.id, state.node.id, option))
-    return state
 
 
 def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage() -> None:

@@ -2,17 +2,7 @@
 
 from __future__ import annotations
 
-from bot.dialogs import Engine, Step, Walk, read_charts
-
-CHARTS = read_charts()
-
-
-def walk(chart_id: str, *options: str) -> Walk:
-    engine = Engine(CHARTS)
-    state = engine.begin(chart_id)
-    for option in options:
-        engine.take(state, Step(state.chart.id, state.node.id, option))
-    return state
+from conftest import walk
 
 
 def test_loot_by_the_wrong_defender_declarer_spreads_and_becomes_dummy() -> None:

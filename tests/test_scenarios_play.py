@@ -2,17 +2,7 @@
 
 from __future__ import annotations
 
-from bot.dialogs import Engine, Step, Walk, read_charts
-
-CHARTS = read_charts()
-
-
-def walk(chart_id: str, *options: str) -> Walk:
-    engine = Engine(CHARTS)
-    state = engine.begin(chart_id)
-    for option in options:
-        engine.take(state, Step(state.chart.id, state.node.id, option))
-    return state
+from conftest import walk
 
 
 def test_dummy_who_looked_at_a_hand_points_out_a_defenders_lead_out_of_turn() -> None:

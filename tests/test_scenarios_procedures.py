@@ -3,17 +3,7 @@ would give, with its laws (situations after the 2017 Laws and seed 001's comment
 
 from __future__ import annotations
 
-from bot.dialogs import Engine, Step, Walk, read_charts
-
-CHARTS = read_charts()
-
-
-def walk(chart_id: str, *options: str, **given: str) -> Walk:
-    engine = Engine(CHARTS)
-    state = engine.begin(chart_id, given)
-    for option in options:
-        engine.take(state, Step(state.chart.id, state.node.id, option))
-    return state
+from conftest import walk
 
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
