@@ -129,6 +129,20 @@ def _decoded(value: Any) -> Any:
     return value
 
 
+async def start_bot(store: Any, charts: dict[str, Any], api: FakeBotAPI, admins: frozenset[str] = frozenset()) -> Any:
+    """Our Application (handlers, matcher, dialogs) over the fake Bot API, initialised and ready for updates."""
+    from bot.dialogs import Dialogs
+    from bot.laws import load_lawbook
+    from bot.matching import ChartEntry, build_matcher
+    from bot.telegram.app import TelegramFrontEnd, build_application
+
+    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
+    app = build_application(TOKEN, front, request=api)
+    await app.initialize()
+    return app
+
+
 class Table:
     """One person in one chat talking to the bot: ``await send("...")``, ``await press("label")``."""
 

@@ -18,32 +18,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_telegram import TOKEN, FakeBotAPI, Table
+from fake_telegram import FakeBotAPI, Table, start_bot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from telegram import Update
 from telegram.ext import Application
 
 from bot.dialogs import Chart, Dialogs
-from bot.laws import load_lawbook
-from bot.matching import ChartEntry, build_matcher
 from bot.store import Position, Store, StoreError
-from bot.telegram.app import STORE_DOWN, TelegramFrontEnd, build_application
+from bot.telegram.app import STORE_DOWN
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-async def _app(store: Store, charts: dict[str, Chart], api: FakeBotAPI) -> Application:
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
-    app = build_application(TOKEN, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher), request=api)
-    await app.initialize()
-    return app
 
 
 @pytest.fixture
 async def bot(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
     api = FakeBotAPI()
-    app = await _app(store, demo_charts, api)
+    app = await start_bot(store, demo_charts, api)
     yield app, api
     await app.shutdown()
 
@@ -259,7 +250,7 @@ class _Fuzzer:
         self.store = await Store.open(":memory:")
         self.dialogs = Dialogs(self.store, charts)
         self.api = FakeBotAPI()
-        self.app = await _app(self.store, charts, self.api)
+        self.app = await start_bot(self.store, charts, self.api)
         self.guarded = (await self.dialogs.start("tg:77", "demo-main")).session_id
         self.before = await self.store.events(self.guarded)
         self.errors: list[logging.LogRecord] = []

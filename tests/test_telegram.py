@@ -6,27 +6,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fake_telegram import TOKEN, FakeBotAPI, Table
+from fake_telegram import TOKEN, FakeBotAPI, Table, start_bot
 from telegram.ext import Application
 
-from bot.dialogs import Chart, Dialogs, load_charts
-from bot.laws import load_lawbook
-from bot.matching import ChartEntry, build_matcher
+from bot.dialogs import Chart, load_charts
 from bot.store import Store
-from bot.telegram.app import COMMANDS, TelegramFrontEnd, build_application, register_commands
-
-
-async def _app(store: Store, charts: dict[str, Chart], api: FakeBotAPI) -> Application:
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
-    app = build_application(TOKEN, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher), request=api)
-    await app.initialize()
-    return app
+from bot.telegram.app import COMMANDS, register_commands
 
 
 @pytest.fixture
 async def demo(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
     api = FakeBotAPI()
-    app = await _app(store, demo_charts, api)
+    app = await start_bot(store, demo_charts, api)
     yield app, api
     await app.shutdown()
 
@@ -139,7 +130,7 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     db = tmp_path / "bot.sqlite3"
     api = FakeBotAPI()
     store = await Store.open(db)
-    app = await _app(store, demo_charts, api)
+    app = await start_bot(store, demo_charts, api)
     table = Table(app, api)
     await _start_demo(table)
     await table.press("LHO")
@@ -148,7 +139,7 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     await store.close()
 
     store = await Store.open(db)
-    app = await _app(store, demo_charts, api)
+    app = await start_bot(store, demo_charts, api)
     table = Table(app, api)
     calls = await table.press("Continue", message=waiting)  # the button from before the restart still works
     assert "Was it an honour?" in table.texts(calls)
@@ -199,7 +190,7 @@ async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, Fa
 
 async def test_free_text_offers_candidates_and_a_way_out(store: Store) -> None:
     api = FakeBotAPI()
-    app = await _app(store, load_charts(), api)
+    app = await start_bot(store, load_charts(), api)
     table = Table(app, api)
     calls = await table.send("LHO led before the auction was over, wrong defender led")
     (reply,) = [c for c in calls if c.method == "sendMessage"]

@@ -8,24 +8,18 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from fake_telegram import TOKEN, FakeBotAPI, Table
+from fake_telegram import FakeBotAPI, Table, start_bot
 from telegram import Update
 from telegram.ext import Application
 
-from bot.dialogs import Chart, Dialogs
-from bot.laws import load_lawbook
-from bot.matching import ChartEntry, build_matcher
+from bot.dialogs import Chart
 from bot.store import Store
-from bot.telegram.app import TelegramFrontEnd, build_application
 
 
 @pytest.fixture
 async def demo(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
     api = FakeBotAPI()
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in demo_charts.values())
-    front = TelegramFrontEnd(Dialogs(store, demo_charts), load_lawbook(), matcher, admins=frozenset({"tg:42"}))
-    app = build_application(TOKEN, front, request=api)
-    await app.initialize()
+    app = await start_bot(store, demo_charts, api, admins=frozenset({"tg:42"}))
     yield app, api
     await app.shutdown()
 
