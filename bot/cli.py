@@ -107,7 +107,7 @@ async def _session_trail(session_id: int) -> tuple[str, list[tuple[str, str]]] |
         print(str(exc), file=sys.stderr)
         return None
     try:
-        row, walk = await Dialogs(store, load_charts()).inspect(session_id)
+        row, walk, _events = await Dialogs(store, load_charts()).inspect(session_id)
     except DialogError as exc:
         print(str(exc), file=sys.stderr)
         return None

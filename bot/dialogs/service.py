@@ -223,13 +223,17 @@ class Dialogs:
         walk, events = await self._replay(row)
         return row, walk, events
 
-    async def inspect(self, session_id: int) -> tuple[SessionRow, Walk]:
-        """Any session's state, without an owner check: for local tools (render, export), not front ends."""
+    async def inspect(self, session_id: int) -> tuple[SessionRow, Walk, list[Event]]:
+        """Any session's state and log, without an owner check: for records and local tools, not front ends."""
         row = await self.store.session(session_id)
         if row is None:
             raise NotFound(f"There is no session {session_id}.")
-        walk, _events = await self._replay(row)
-        return row, walk
+        walk, events = await self._replay(row)
+        return row, walk, events
+
+    def screen_of(self, row: SessionRow, walk: Walk) -> Screen:
+        """The screen for a session already replayed (see ``inspect``)."""
+        return self._screen(row.id, self.charts[row.chart_id], walk)
 
     async def _replay(self, row: SessionRow) -> tuple[Walk, list[Event]]:
         if row.chart_id not in self.charts:

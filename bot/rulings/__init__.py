@@ -159,9 +159,8 @@ class Rulings:
 
     async def record(self, session_id: int) -> RulingRecord:
         """The record of any session (callers decide who may see it)."""
-        row, _walk = await self.dialogs.inspect(session_id)
-        screen = await self.dialogs.screen(row.owner, session_id)
-        events = await self.store.events(session_id)
+        row, walk, events = await self.dialogs.inspect(session_id)
+        screen = self.dialogs.screen_of(row, walk)
         club = await self.store.club(row.club_id) if row.club_id else None
         return build_record(self.dialogs, row.chart_id, events, screen, club, row.owner, row.chart_version)
 

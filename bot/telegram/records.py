@@ -236,7 +236,7 @@ class RecordHandlers:
     async def _picture(self, update: Update, args: list[str]) -> None:
         (sid,) = args
         record = await self.rulings.own(self.front.owner(update), int(sid))
-        _row, walk = await self.front.dialogs.inspect(int(sid))
+        _row, walk, _events = await self.front.dialogs.inspect(int(sid))
         chart = self.front.dialogs.charts[record.chart_id]
         visited, taken = path_in_chart(chart.id, walk.trail)
         image = await _png(to_dot(chart, visited, taken))
