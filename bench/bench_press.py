@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fake_telegram import TOKEN, FakeBotAPI
+from fake_telegram import TOKEN, FakeBotAPI, callback_update
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, ContextTypes
 
@@ -26,21 +26,6 @@ from bot.telegram.app import TelegramFrontEnd, build_application
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "dialogs"
 PRESSES = 3000
-
-
-def press_update(number: int, data: str, chat: int, message_id: int) -> dict:
-    user = {"id": chat, "is_bot": False, "first_name": "D"}
-    message = {
-        "message_id": message_id,
-        "date": 0,
-        "chat": {"id": chat, "type": "private"},
-        "text": "q",
-        "from": {"id": 999, "is_bot": True, "first_name": "B"},
-    }
-    return {
-        "update_id": number,
-        "callback_query": {"id": str(number), "from": user, "chat_instance": "c", "data": data, "message": message},
-    }
 
 
 async def bare(edit: bool) -> float:
@@ -62,7 +47,7 @@ async def bare(edit: bool) -> float:
     await app.initialize()
     started = time.perf_counter()
     for n in range(PRESSES):
-        await app.process_update(Update.de_json(press_update(n, "x", 1, 1), app.bot))
+        await app.process_update(Update.de_json(callback_update(n, 1, "x"), app.bot))
     elapsed = time.perf_counter() - started
     await app.shutdown()
     return PRESSES / elapsed
@@ -82,7 +67,7 @@ async def ours(directory: Path) -> float:
     started = time.perf_counter()
     for n, screen in enumerate(sessions):
         data = f"a:{screen.session_id}:0:1"
-        await app.process_update(Update.de_json(press_update(n, data, n, 1), app.bot))
+        await app.process_update(Update.de_json(callback_update(n, n, data), app.bot))
     elapsed = time.perf_counter() - started
     assert len(await store.events(sessions[-1].session_id)) == 2
     await app.shutdown()

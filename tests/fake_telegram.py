@@ -143,6 +143,28 @@ async def start_bot(store: Any, charts: dict[str, Any], api: FakeBotAPI, admins:
     return app
 
 
+def callback_update(update_id: int, user: int, data: str) -> dict[str, Any]:
+    """A button press by ``user`` in a private chat, as Telegram sends it."""
+    person = {"id": user, "is_bot": False, "first_name": "D"}
+    message = {
+        "message_id": 1,
+        "date": 0,
+        "chat": {"id": user, "type": "private"},
+        "text": "q",
+        "from": {"id": 999, "is_bot": True, "first_name": "B"},
+    }
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": str(update_id),
+            "from": person,
+            "chat_instance": "c",
+            "data": data,
+            "message": message,
+        },
+    }
+
+
 class Table:
     """One person in one chat talking to the bot: ``await send("...")``, ``await press("label")``."""
 

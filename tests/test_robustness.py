@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_telegram import FakeBotAPI, Table, start_bot
+from fake_telegram import FakeBotAPI, Table, callback_update, start_bot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from telegram import Update
@@ -37,27 +37,6 @@ async def bot(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tupl
     app = await start_bot(store, demo_charts, api)
     yield app, api
     await app.shutdown()
-
-
-def _press(update_id: int, user: int, data: str) -> dict[str, Any]:
-    person = {"id": user, "is_bot": False, "first_name": "D"}
-    message = {
-        "message_id": 1,
-        "date": 0,
-        "chat": {"id": user, "type": "private"},
-        "text": "q",
-        "from": {"id": 999, "is_bot": True, "first_name": "B"},
-    }
-    return {
-        "update_id": update_id,
-        "callback_query": {
-            "id": str(update_id),
-            "from": person,
-            "chat_instance": "c",
-            "data": data,
-            "message": message,
-        },
-    }
 
 
 def _text(update_id: int, user: int, text: str) -> dict[str, Any]:
@@ -84,7 +63,7 @@ async def test_a_thousand_concurrent_chats_lose_and_duplicate_nothing(
     async def director(user: int, session: int) -> None:
         for step in range(20):
             data = f"a:{session}:0:{user % 2}" if step % 2 == 0 else f"b:{session}:1"
-            await app.process_update(Update.de_json(_press(user * 100 + step, user, data), app.bot))
+            await app.process_update(Update.de_json(callback_update(user * 100 + step, user, data), app.bot))
 
     started = time.perf_counter()
     await asyncio.gather(*(director(user, s.session_id) for user, s in enumerate(starts, start=1)))
@@ -139,10 +118,10 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     try:
         for user in (1, 2, 3):
             _send(first, _text(user * 10, user, "/start c_demo-main"))
-            _send(first, _press(user * 10 + 1, user, f"a:{user}:0:1"))
-        _send(first, _press(99, 1, "a:1:1:0"))  # director 1 continues past the note
+            _send(first, callback_update(user * 10 + 1, user, f"a:{user}:0:1"))
+        _send(first, callback_update(99, 1, "a:1:1:0"))  # director 1 continues past the note
         assert first.stdin is not None
-        first.stdin.write((json.dumps(_press(100, 2, "a:2:1:0")) + "\n").encode())
+        first.stdin.write((json.dumps(callback_update(100, 2, "a:2:1:0")) + "\n").encode())
         first.stdin.flush()  # killed while (or before) handling this press
     finally:
         first.send_signal(signal.SIGKILL)
@@ -153,9 +132,9 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     assert steps[1] == 2 and steps[3] == 1 and steps[2] in (1, 2)  # the interrupted press: all or nothing
     second = _run_bot(database)
     try:
-        reply = _send(second, _press(200, 1, "a:1:2:1"))  # director 1 answers where they stood
+        reply = _send(second, callback_update(200, 1, "a:1:2:1"))  # director 1 answers where they stood
         assert "Ruling — Demo of every node kind" in reply or "ruling follows" in reply
-        reply = _send(second, _press(201, 3, "a:3:1:0"))
+        reply = _send(second, callback_update(201, 3, "a:3:1:0"))
         assert "Was it an honour?" in reply
     finally:
         second.kill()
@@ -262,7 +241,7 @@ class _Fuzzer:
     async def press(self, data: str) -> None:
         self.count += 1
         calls = len(self.api.calls)
-        update = _press(self.count, 5, data)  # user 5 never owns the guarded session
+        update = callback_update(self.count, 5, data)  # user 5 never owns the guarded session
         await self.app.process_update(Update.de_json(update, self.app.bot))
         assert [c.method for c in self.api.calls[calls:]][-1:] == ["answerCallbackQuery"], data
         assert await self.store.events(self.guarded) == self.before
