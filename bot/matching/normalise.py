@@ -41,6 +41,16 @@ _BID = re.compile(
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
 _THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
+_SUFFIXES = (
+    ("ations", "at"),
+    ("ation", "at"),
+    ("ies", "y"),
+    ("ied", "y"),
+    ("ing", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("s", ""),
+)
 _TONE_MARKS = str.maketrans("", "", "\u0e48\u0e49\u0e4a\u0e4b\u0e4c\u0e47")
 
 
@@ -66,19 +76,22 @@ def thai_key(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A light English stemmer: enough to make 'revoked', 'revokes' and 'revoking' one word."""
-    for suffix, keep in (
-        ("ations", "at"),
-        ("ation", "at"),
-        ("ies", "y"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", ""),
-        ("s", ""),
-    ):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + keep
-    return word
+    """A light English stemmer that makes 'revoke', 'revoked', 'revokes' and 'revoking' one word.
+
+    After the suffix goes, a final 'e' goes too and a doubled consonant is undoubled, so 'damage' meets
+    'damaged', 'hesitate' meets 'hesitation' and 'bidding' meets 'bid'.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, keep in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix) and not word.endswith(("ss", "us", "is")):
+            word = word[: -len(suffix)] + keep
+            if suffix in ("s", "es"):
+                return stem(word)  # 'rulings' → 'ruling' → 'rul', as 'ruling' and 'rule' go
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
 class Normaliser:
