@@ -18,7 +18,7 @@ from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
 from bot.dialogs.report import coverage_map, coverage_nodes
 from bot.laws import KnowledgeError, load_lawbook
-from bot.laws.lint import Finding, LintReport, lint_lawbook
+from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
 from bot.laws.text import describe_lookup
 
 
@@ -32,6 +32,7 @@ def collect_lint() -> LintReport:
     """Everything ``lint`` checks, as one report: the knowledge base, then every chart."""
     book = load_lawbook()
     report = lint_lawbook(book)
+    report.extend(lint_players_words(book))
     try:
         charts = load_charts()
     except ChartError as exc:

@@ -19,6 +19,8 @@ from bot.dialogs.model import (
 )
 from bot.laws import LawBook, parse_canonical
 from bot.laws.lint import Finding, LintReport
+from bot.laws.summaries import summary_problems
+from bot.laws.wording import wording_problems
 
 # Telegram button data is at most 64 bytes; a chart id travels in "s:<chart id>".
 MAX_CHART_ID = 48
@@ -206,6 +208,19 @@ def _definitely_set(chart: Chart) -> dict[str, frozenset[str]]:
     return known
 
 
+def _check_players_words(chart: Chart, book: LawBook, out: list[Finding]) -> None:
+    """A cited summary within the length limit, and our words consistent (terms.yaml) wherever people read them."""
+    if chart.summary is None:
+        out.append(Finding(chart.path, "no 'summary' for players (plain words, each sentence citing its laws)"))
+    else:
+        out += [Finding(f"{chart.path} summary", p) for p in summary_problems(chart.summary, book)]
+        out += [Finding(f"{chart.path} summary", p) for p in wording_problems(chart.summary.text)]
+    values = [text for variable in chart.variables.values() for text in variable.values.values()]
+    out += [Finding(chart.path, p) for text in (chart.title, *values) for p in wording_problems(text)]
+    for node in chart.nodes.values():
+        out += [Finding(_where(chart, node), p) for text in texts(node) for p in wording_problems(text)]
+
+
 def _check_jump_cycles(charts: Mapping[str, Chart], out: list[Finding]) -> None:
     graph = {
         cid: {n.jump for n in chart.nodes.values() if isinstance(n, Jump) and n.jump in charts}
@@ -238,5 +253,6 @@ def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
         _check_loops(chart, problems)
         _check_node_shapes(chart, charts, book, problems)
         _check_variables(chart, problems)
+        _check_players_words(chart, book, problems)
     _check_jump_cycles(charts, problems)
     return LintReport(problems, [])

@@ -28,6 +28,7 @@ from bot.dialogs.model import (
     Ruling,
     Variable,
 )
+from bot.laws.summaries import Sentence, Summary
 
 DIALOGS_DIR = Path(__file__).resolve().parents[2] / "dialogs"
 
@@ -242,6 +243,21 @@ def _variable(name: str, node: yaml.Node, path: str) -> Variable:
     return variable
 
 
+def _summary(chart: _Reader, path: str) -> Summary | None:
+    """The players' summary: a list of sentences, each with its ``text`` and the ``laws`` it summarises."""
+    node = chart._get("summary", False)
+    if node is None:
+        return None
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        raise ChartError(path, _line(node), "'summary' must be a list of sentences, each with 'text' and 'laws'")
+    sentences = []
+    for item in node.value:
+        reader = _Reader(item, path, "a summary sentence")
+        sentences.append(Sentence(" ".join(reader.req_text("text").split()), reader.text_list("laws")))
+        reader.done()
+    return Summary(tuple(sentences))
+
+
 def parse_chart(text: str, path: str) -> Chart:
     """Build a chart from YAML text; ``path`` is used in error messages."""
     try:
@@ -271,7 +287,7 @@ def parse_chart(text: str, path: str) -> Chart:
         start=reader.req_text("start"),
         nodes=nodes,
         variables=variables,
-        summary=reader.text("summary", required=False),
+        summary=_summary(reader, path),
         path=path,
     )
     reader.done()

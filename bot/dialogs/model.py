@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.laws.summaries import Summary
+
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_-]*)\}")
 
 
@@ -158,7 +160,7 @@ class Chart:
     start: str
     nodes: dict[str, Node]
     variables: dict[str, Variable] = field(default_factory=dict)
-    summary: str | None = None
+    summary: Summary | None = None  # for players: cited, plain words
     path: str = ""
 
     def node(self, node_id: str) -> Node:

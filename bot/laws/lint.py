@@ -6,8 +6,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from bot.laws.book import LawBook
+from bot.laws.book import KnowledgeError, LawBook
+from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
+from bot.laws.summaries import read_law_summaries, summary_problems
+from bot.laws.wording import wording_problems
 
 LAW_COUNT = 93
 FOOTNOTE_COUNT = 28
@@ -152,3 +155,55 @@ def lint_lawbook(book: LawBook) -> LintReport:
     if not book.introduction:
         problems.append(Finding("introduction", "missing"))
     return LintReport(problems, gaps)
+
+
+SUMMARISED_LAWS = range(6, LAW_COUNT + 1)  # Laws 1–5 set up the game; players ask about 6–93
+
+
+def lint_players_words(book: LawBook) -> LintReport:
+    """The players' knowledge: a cited summary for every law 6–93, and a glossary entry for every Definition."""
+    problems: list[Finding] = []
+    try:
+        summaries = read_law_summaries()
+    except KnowledgeError as exc:
+        return LintReport([Finding("knowledge/summaries", str(exc))], [])
+    missing = [n for n in SUMMARISED_LAWS if n not in summaries]
+    if missing:
+        problems.append(Finding("knowledge/summaries", f"no players' summary for Law(s) {_ranges(missing)}"))
+    for number, summary in sorted(summaries.items()):
+        here = f"knowledge/summaries Law {number}"
+        if number not in book.laws:
+            problems.append(Finding(here, "there is no such law"))
+        problems += [Finding(here, p) for p in summary_problems(summary, book) + wording_problems(summary.text)]
+    try:
+        glossary = read_glossary(book)
+    except KnowledgeError as exc:
+        return LintReport([*problems, Finding("knowledge/glossary.yaml", str(exc))], [])
+    explained = {t.definition.term for t in glossary.terms if t.definition}
+    for definition in book.definitions.values():
+        if definition.term not in explained:
+            problems.append(Finding("knowledge/glossary.yaml", f"no entry for the Definition {definition.term!r}"))
+    names = Counter(key for t in glossary.terms for key in {term_key(name) for name in (t.term, *t.aliases)})
+    problems += [Finding("knowledge/glossary.yaml", f"{n!r} names two entries") for n, c in names.items() if c > 1]
+    for term in glossary.terms:
+        here = f"knowledge/glossary.yaml {term.term!r}"
+        if not term.related:
+            problems.append(Finding(here, "no related laws to offer"))
+        problems += [
+            Finding(here, f"related {ref!r} is not in the Laws") for ref in term.related if not book.exists(ref)
+        ]
+        if term.explain:
+            problems += [Finding(here, p) for p in summary_problems(term.explain, book)]
+            problems += [Finding(here, p) for p in wording_problems(term.explain.text)]
+    return LintReport(problems, [])
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[6, 7, 8, 12] → "6–8, 12": a short list for a long gap."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
