@@ -82,6 +82,15 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     ALTER TABLE sessions ADD COLUMN club_id INTEGER REFERENCES clubs(id);
     """,
+    # Version 5: a user's own settings (whether a question gets the players' summary or the director's chart).
+    """
+    CREATE TABLE user_settings (
+        user TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (user, key)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -442,13 +451,26 @@ class Store:
         return [SessionRow(*row) for row in rows]
 
     async def forget(self, owner: str) -> int:
-        """Delete every session of a user (their events and shares go with them)."""
+        """Delete every session of a user (their events and shares go with them), their roles and settings."""
         rows = await self._read("SELECT count(*) FROM sessions WHERE owner = ?", (owner,))
         await self._write(
-            [("DELETE FROM sessions WHERE owner = ?", (owner,)), ("DELETE FROM club_members WHERE user = ?", (owner,))]
+            [
+                ("DELETE FROM sessions WHERE owner = ?", (owner,)),
+                ("DELETE FROM club_members WHERE user = ?", (owner,)),
+                ("DELETE FROM user_settings WHERE user = ?", (owner,)),
+            ]
         )
         self._forget_recent()
         return int(rows[0][0])
+
+    async def setting(self, user: str, key: str) -> str | None:
+        rows = await self._read("SELECT value FROM user_settings WHERE user = ? AND key = ?", (user, key))
+        return str(rows[0][0]) if rows else None
+
+    async def set_setting(self, user: str, key: str, value: str) -> None:
+        await self._write(
+            [("INSERT OR REPLACE INTO user_settings (user, key, value) VALUES (?, ?, ?)", (user, key, value))]
+        )
 
     async def beat(self, name: str = "bot") -> None:
         """Record that the bot is alive and its database writable (read by the health check)."""
