@@ -17,11 +17,13 @@ MAX_QUERY = 500  # characters considered: a description of a table situation, no
 
 _STOPWORDS = (
     "a an the to of and in on at by for with from as is are was were be been being am it its this that "
-    "these those there he she his her him hers they them their i me my mine we us our you your what "
+    "these those there he she his her him hers they them their i me my we us our you your what "
     "which who whom if so but do does did has have had just about into then than very really also "
     "would could should can will shall may might must please ok okay oh um hi hello"
 )
 STOPWORDS = frozenset(_STOPWORDS.split())
+_FILLER_WORDS = "a an the it its this that is are was were be been he she his her him they them their i me my we us our"
+_FILLER = frozenset(f"{_FILLER_WORDS} you your".split())  # words whose absence changes nothing in a phrase
 _SUITS = {
     "♠": "spades",
     "♥": "hearts",
@@ -52,6 +54,9 @@ _SUFFIXES = (
     ("s", ""),
 )
 _TONE_MARKS = str.maketrans("", "", "\u0e48\u0e49\u0e4a\u0e4b\u0e4c\u0e47")
+
+
+_Table = dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,20 +115,27 @@ class Normaliser:
             self.thai.setdefault(key[0], []).append((key, english))
         self.stems: dict[str, str] = {}
         self.known: set[str] = set(self.abbreviations)  # words the tables spell: typo fixes aim at these
-        self.sequences: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # "before her turn" meets "before it was her turn"; "could have followed suit" needs its "could have"
+        # and "the bidding" its "the" (without them they would mean "follow suit" and "bid")
+        exact: dict[tuple[str, ...], tuple[str, ...]] = {}
+        loose: dict[tuple[str, ...], tuple[str, ...]] = {}
         for phrase, meaning in synonyms:
             self.known.update(_WORD.findall(phrase.lower()))
-            source = tuple(t.text for t in self._words(phrase, None))
-            target = tuple(t.text for t in self._words(meaning, None))
+            typed = tuple(t.text for t in self._words(phrase, None))
+            source = tuple(t for t in typed if _content(t))
+            target = tuple(t for t in (t.text for t in self._words(meaning, None)) if _content(t))
             if source and source != target:
-                self.sequences[source] = target
-        self.starting: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-        for source, target in sorted(self.sequences.items(), key=lambda pair: -len(pair[0])):
-            self.starting.setdefault(source[0], []).append((source, target))
+                dropped = {t for t in typed if not _content(t)}
+                if len(source) > 1 and dropped <= _FILLER:
+                    loose[source] = target
+                else:
+                    exact[typed] = target
+        self.exact, self.loose = _by_first(exact), _by_first(loose)
 
     def tokens(self, text: str, correct: Callable[[str], str | None] | None = None) -> list[Token]:
         """Content tokens of the text in order; ``correct`` maps a misspelt word to a known one (or None)."""
-        return [t for t in self._replace(self._words(text, correct)) if _content(t.text)]
+        words = self._replace(self._words(text, correct), self.exact)
+        return self._replace([t for t in words if _content(t.text)], self.loose)
 
     # ---------------------------------------------------------------------------------------------
 
@@ -198,12 +210,13 @@ class Normaliser:
     def _expand(self, words: Sequence[str]) -> list[str]:
         return [part for word in words for part in self.abbreviations.get(word, [word])]
 
-    def _replace(self, words: list[Token]) -> list[Token]:
+    @staticmethod
+    def _replace(words: list[Token], table: _Table) -> list[Token]:
         """Multi-word synonyms ('break in tempo', 'thought for ages') become their meaning, longest first."""
         out: list[Token] = []
         i = 0
         while i < len(words):
-            for source, target in self.starting.get(words[i].text, ()):
+            for source, target in table.get(words[i].text, ()):
                 if tuple(w.text for w in words[i : i + len(source)]) == source:
                     surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + len(source)]))
                     out += [Token(t, surface) for t in target]
@@ -213,6 +226,13 @@ class Normaliser:
                 out.append(words[i])
                 i += 1
         return out
+
+
+def _by_first(sequences: dict[tuple[str, ...], tuple[str, ...]]) -> _Table:
+    table: _Table = {}
+    for source, target in sorted(sequences.items(), key=lambda pair: -len(pair[0])):
+        table.setdefault(source[0], []).append((source, target))
+    return table
 
 
 def _content(token: str) -> bool:
