@@ -12,10 +12,11 @@ import json
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -149,10 +150,67 @@ class Position:
 
 
 _SESSION_COLUMNS = "id, owner, chat, chart_id, chart_version, status, step, node, created, updated, club_id"
+_EVENTS_OF = "SELECT seq, kind, data, at FROM events WHERE session_id = ? ORDER BY seq"
+T = TypeVar("T")
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _transaction(db: sqlite3.Connection, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
+    """BEGIN, the statements, COMMIT — or ROLLBACK and a StoreError; runs on the connection's thread."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise StoreBusy("the record is busy") from exc
+        raise StoreError(f"the record could not be written: {exc}") from exc
+    try:
+        last: int | None = None
+        for sql, params in statements:
+            last = db.execute(sql, params).lastrowid
+        db.execute("COMMIT")
+        return last
+    except sqlite3.IntegrityError as exc:
+        _rollback(db)
+        raise Conflict("another answer was stored first") from exc
+    except sqlite3.Error as exc:
+        _rollback(db)
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            raise StoreBusy("the record is busy") from exc
+        raise StoreError(f"the record could not be written: {exc}") from exc
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Undo an unfinished transaction; SQLite may already have rolled it back (a full disk does)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+def _fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[Any]:
+    try:
+        return db.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+
+
+def _session_and_log(db: sqlite3.Connection, session_id: int) -> tuple[SessionRow, list[Any]] | None:
+    """A session's row and its events, read in one transaction so the two agree."""
+    try:
+        db.execute("BEGIN")
+        try:
+            row = db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            rows = db.execute(_EVENTS_OF, (session_id,)).fetchall() if row else []
+        finally:
+            db.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+    return (SessionRow(*row), rows) if row else None
+
+
+def _events(rows: list[Any]) -> list[Event]:
+    return [Event(int(seq), str(kind), json.loads(data), float(at)) for seq, kind, data, at in rows]
 
 
 class Store:
@@ -161,8 +219,6 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
         self.path = path
-        # One connection serves every coroutine: a transaction must not interleave with another's statements.
-        self._lock = asyncio.Lock()
         # Recently used sessions and their logs, updated only after a commit succeeds. The bot is the one
         # writer of its database (one process, one connection), so a press needs no read round trip.
         self._recent: OrderedDict[int, tuple[SessionRow, list[Event]]] = OrderedDict()
@@ -224,38 +280,19 @@ class Store:
         if not target.exists():
             await asyncio.to_thread(backup, Path(self.path), target)
 
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the connection's own thread: one round trip however many statements it runs.
+
+        Every aiosqlite call is a hop to that thread and back (about 0.1 ms on a busy machine), so a press
+        costs one hop, not one per statement. aiosqlite has no public call for this; ``_execute`` is the one
+        all its methods go through. Jobs run in order, one at a time, so a transaction never interleaves.
+        """
+        db = self._db
+        return await db._execute(lambda: work(db._conn))
+
     async def _write(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
-        """Run statements in one short transaction; returns the last row id."""
-        async with self._lock:
-            return await self._transaction(statements)
-
-    async def _transaction(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
-                raise StoreBusy("the record is busy") from exc
-            raise StoreError(f"the record could not be written: {exc}") from exc
-        try:
-            last: int | None = None
-            for sql, params in statements:
-                cursor = await self._db.execute(sql, params)
-                last = cursor.lastrowid
-            await self._db.execute("COMMIT")
-            return last
-        except sqlite3.IntegrityError as exc:
-            await self._rollback()
-            raise Conflict("another answer was stored first") from exc
-        except sqlite3.Error as exc:
-            await self._rollback()
-            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
-                raise StoreBusy("the record is busy") from exc
-            raise StoreError(f"the record could not be written: {exc}") from exc
-
-    async def _rollback(self) -> None:
-        """Undo an unfinished transaction; SQLite may already have rolled it back (a full disk does)."""
-        if self._db.in_transaction:
-            await self._db.execute("ROLLBACK")
+        """Run statements in one short transaction, committed before this returns; returns the last row id."""
+        return await self._run(partial(_transaction, statements=statements))
 
     async def create_session(
         self, owner: str, chat: str | None, chart_id: str, chart_version: int, start: dict[str, Any], at: Position
@@ -325,30 +362,25 @@ class Store:
             self._forget_recent(session_id)
 
     async def _read(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
-        try:
-            async with self._lock:
-                return list(await self._db.execute_fetchall(sql, params))
-        except sqlite3.OperationalError as exc:
-            raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+        return await self._run(partial(_fetch, sql=sql, params=params))
 
     async def events(self, session_id: int) -> list[Event]:
         cached = self._recent.get(session_id)
         if cached is not None:
             return list(cached[1])
-        rows = await self._read(
-            "SELECT seq, kind, data, at FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
-        )
-        return [Event(int(seq), str(kind), json.loads(data), float(at)) for seq, kind, data, at in rows]
+        rows = await self._read(_EVENTS_OF, (session_id,))
+        return _events(rows)
 
     async def session(self, session_id: int) -> SessionRow | None:
+        """The session's row; on a cache miss its row and log are read together, in one round trip."""
         cached = self._recent.get(session_id)
         if cached is not None:
             return cached[0]
-        rows = await self._read(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
-        if not rows:
+        found = await self._run(partial(_session_and_log, session_id=session_id))
+        if found is None:
             return None
-        row = SessionRow(*rows[0])
-        self._remember(row, await self.events(session_id))
+        row, rows = found
+        self._remember(row, _events(rows))
         return row
 
     async def sessions(self, owner: str, statuses: Sequence[str], limit: int = 20) -> list[SessionRow]:
