@@ -126,7 +126,7 @@ class Normaliser:
             target = tuple(t for t in (t.text for t in self._words(meaning, None)) if _content(t))
             if source and source != target:
                 dropped = {t for t in typed if not _content(t)}
-                if len(source) > 1 and dropped <= _FILLER:
+                if dropped <= _FILLER and (len(source) > 1 or len(typed) == 1):
                     loose[source] = target
                 else:
                     exact[typed] = target
