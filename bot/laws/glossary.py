@@ -63,7 +63,7 @@ class Glossary:
     def suggest(self, text: str, limit: int = 5) -> list[str]:
         """Terms near what was typed, for a reply that found none."""
         key = term_key(text)
-        found = process.extract(key, self._keys, scorer=fuzz.WRatio, processor=None, limit=limit * 3, score_cutoff=60)
+        found = process.extract(key, self._keys, scorer=fuzz.WRatio, processor=None, limit=limit * 3, score_cutoff=75)
         return list(dict.fromkeys(self.by_key[k].term for k, _score, _i in found))[:limit]
 
 

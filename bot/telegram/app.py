@@ -37,12 +37,14 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.answers import build_answers
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.matching import Candidate, Matcher
 from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
+from bot.telegram.players import PlayerHandlers
 from bot.telegram.records import RecordHandlers, ruling_keyboard
 from bot.telegram.render import (
     change_keyboard,
@@ -62,6 +64,8 @@ COMMANDS = (
     ("new", "describe a new incident"),
     ("charts", "list the charts"),
     ("law", "show a law: /law 27B1"),
+    ("define", "explain a term: /define penalty card"),
+    ("settings", "summary or chart first"),
     ("resume", "open and parked rulings"),
     ("history", "your recent rulings"),
     ("cancel", "abandon the current ruling"),
@@ -73,6 +77,9 @@ HELP = (
     "Describe what happened at the table in your own words — for example <i>LHO led before the auction "
     "was over</i> or <i>partner hesitated then bid 4♠</i> — and pick the matching situation. I ask one "
     "question at a time and end with the ruling and the law to read aloud.\n\n"
+    "Ask how the rules work — <i>what happens after a lead out of turn?</i> — and I answer in plain words "
+    "first, with the law and a walk-through a tap away. /define <i>penalty card</i> explains a term; "
+    "/settings chooses whether you get the summary or the chart first.\n\n"
     "/law 27B1 shows a law · /charts lists the charts · /resume continues a ruling (also one parked "
     "until the end of the hand) · /history lists your rulings · /cancel abandons the current one. "
     "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal. "
@@ -118,12 +125,15 @@ class TelegramFrontEnd:
         self.book = book
         self.matcher = matcher
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
+        self.players = PlayerHandlers(self, build_answers(book, dialogs.charts, matcher))
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
         app.add_handler(CommandHandler("start", self.on_start))
         app.add_handler(CommandHandler("help", self.on_help))
         app.add_handler(CommandHandler("law", self.on_law))
+        app.add_handler(CommandHandler("define", self.players.on_define))
+        app.add_handler(CommandHandler("settings", self.players.on_settings))
         app.add_handler(CommandHandler("charts", self.on_charts))
         app.add_handler(CommandHandler("new", self.on_new))
         app.add_handler(CommandHandler("history", self.on_history))
@@ -291,7 +301,11 @@ class TelegramFrontEnd:
             if username not in text.casefold() and not replying:
                 return
             text = text.replace(f"@{context.bot.username}", " ").strip()
-        result = self.matcher.match(text)
+        reading = self.players.answers.read(text, await self.players.mode(update))
+        if await self.players.reply(update, reading):
+            return
+        assert reading.match is not None
+        result = reading.match
         candidates = result.candidates if result.confident else result.suggestions
         lines = []
         if result.message:
@@ -362,6 +376,7 @@ class TelegramFrontEnd:
             "u": self._press_resume,
             "n": self._press_none,
             **self.records.press_handlers(),
+            **self.players.press_handlers(),
         }
 
     async def _current(self, update: Update, sid: str, step: str) -> Screen:

@@ -1,0 +1,174 @@
+"""Answers for players: a question gets a cited summary first, an incident the chart; /define knows every
+defined term; the player/director setting is kept; our own words stay consistent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.answers import Answers, build_answers
+from bot.dialogs import Dialogs, load_charts
+from bot.laws import load_lawbook
+from bot.laws.summaries import SUMMARY_WORDS, load_law_summaries
+from bot.laws.wording import wording_problems
+from bot.matching import build_matcher, chart_entries
+from bot.store import Store
+from bot.terminal import TerminalChat
+
+DATA = Path(__file__).parent / "data"
+# Reached: the labelled set (seen while writing the forms) 0.968 questions / 0.979 incidents; the blind
+# set's "kind" labels (never looked at query by query) 0.846 / 0.946. Floors sit a little under.
+FLOORS = {
+    "intents.jsonl": {"question": 0.93, "incident": 0.95},
+    "queries-blind.jsonl": {"question": 0.80, "incident": 0.92},
+}
+
+
+@pytest.fixture(scope="module")
+def answers() -> Answers:
+    return build_answers(load_lawbook(), load_charts(), build_matcher(chart_entries()))
+
+
+def _labelled(name: str) -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [(r.get("text") or r["query"], r.get("intent") or r["kind"]) for r in rows]
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_questions_and_incidents_are_told_apart(answers: Answers, name: str) -> None:
+    items = _labelled(name)
+    for intent, floor in FLOORS[name].items():
+        texts = [text for text, label in items if label == intent]
+        assert len(texts) >= 60 or name != "intents.jsonl"
+        right = sum(answers.forms.intent(text) == intent for text in texts) / len(texts)
+        assert right >= floor, f"{name}: {intent}s recognised {right:.3f} < {floor}"
+
+
+@pytest.mark.parametrize(
+    ("question", "laws"),
+    [
+        ("what's the penalty for a revoke?", range(61, 65)),
+        ("can my partner change his bid?", (25,)),
+        ("if declarer claims and we disagree, who decides?", range(68, 72)),
+        ("what happens if someone bids out of turn?", range(28, 33)),
+        ("is it legal to ask what a bid means?", (20,)),
+    ],
+)
+def test_a_question_gets_a_summary_that_leads_to_the_chart(answers: Answers, question: str, laws: range) -> None:
+    reading = answers.read(question)
+    assert reading.intent == "question"
+    topic = reading.topic
+    assert topic is not None and topic.law in laws
+    assert topic.summary.words <= SUMMARY_WORDS and all(s.laws for s in topic.summary.sentences)
+    if topic.kind == "chart":
+        assert topic.chart == topic.key
+
+
+@pytest.mark.parametrize("incident", ["LHO led out of turn", "partner hesitated then bid 4♠", "RHO bid 1♥ over my 1♠"])
+def test_an_incident_goes_straight_to_the_situations(answers: Answers, incident: str) -> None:
+    reading = answers.read(incident)
+    assert reading.intent == "incident" and reading.topic is None
+    assert reading.match is not None and reading.match.candidates
+
+
+def test_the_setting_decides_over_the_wording(answers: Answers) -> None:
+    assert answers.read("LHO led out of turn", "player").topic is not None
+    as_director = answers.read("what's the penalty for a revoke?", "director")
+    assert as_director.intent == "incident" and as_director.topic is None
+    assert answers.read("what is a penalty card?", "director").term is None
+
+
+def test_every_definition_can_be_looked_up(answers: Answers) -> None:
+    for definition in answers.book.definitions.values():
+        term = answers.glossary.lookup(definition.term)
+        assert term is not None and term.definition == definition, definition.term
+
+
+@pytest.mark.parametrize(
+    ("text", "term"),
+    [
+        ("what is a penalty card?", "Penalty card"),
+        ("What's a logical alternative", "Logical alternative"),
+        ("what does logical alternative mean?", "Logical alternative"),
+        ("define penalty crad", "Penalty card"),
+    ],
+)
+def test_what_is_a_term_is_a_definition(answers: Answers, text: str, term: str) -> None:
+    reading = answers.read(text)
+    assert reading.intent == "define" and reading.term is not None and reading.term.term == term
+
+
+def test_a_question_about_a_rule_is_not_taken_for_a_term(answers: Answers) -> None:
+    assert answers.read("what is the penalty for a revoke?").intent == "question"
+
+
+def test_every_summary_has_its_related_topics(answers: Answers) -> None:
+    for chart_id in answers.charts:
+        topic = answers.chart_topic(chart_id)
+        assert topic is not None, f"chart {chart_id} has no summary"
+        for other in answers.related(topic):
+            assert other.token != topic.token and answers.topic(other.token) == other
+    for number in range(6, 94):
+        topic = answers.law_topic(number)
+        assert topic is not None and topic.law == number and number in load_law_summaries()
+
+
+def test_forged_topic_tokens_find_nothing(answers: Answers) -> None:
+    for token in ("c:no-such-chart", "l:120", "l:x", "z:54", "", "l:", "c:"):
+        assert answers.topic(token) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "flagged"),
+    [
+        ("If he leads, declarer may accept.", "'he'"),
+        ("Call the director.", "'the director'"),
+        ("The NOS is damaged.", "'NOS'"),
+        ("Partner has UI from the hesitation.", "'UI'"),
+        ("Information is unauthorised.", "'unauthorised'"),
+    ],
+)
+def test_our_words_keep_to_the_term_list(text: str, flagged: str) -> None:
+    assert any(flagged in problem for problem in wording_problems(text))
+
+
+def test_quoted_law_text_and_the_right_terms_pass() -> None:
+    assert (
+        wording_problems('The Laws say "he must accept the lead"; the Director rules for the non-offending side.') == []
+    )
+
+
+async def _chat(store: Store, answers: Answers) -> TerminalChat:
+    return TerminalChat(Dialogs(store, answers.charts), answers.book, "terminal:player", answers.matcher, answers)
+
+
+async def test_terminal_question_summary_then_walk_through(store: Store, answers: Answers) -> None:
+    chat = await _chat(store, answers)
+    reply = await chat.handle("what's the penalty for a revoke?")
+    assert "in plain words" in reply and "(Law 6" in reply
+    assert "1. Walk me through it" in reply and "Show the law" in reply
+    walked = await chat.handle("1")
+    assert "session 1 · answer 1" in walked
+
+
+async def test_terminal_define_every_definition(store: Store, answers: Answers) -> None:
+    chat = await _chat(store, answers)
+    for definition in answers.book.definitions.values():
+        reply = await chat.handle(f"define {definition.term}")
+        assert definition.text.split("\n")[0][:40] in reply, definition.term
+    assert "Related laws" in await chat.handle("define penalty card")
+    assert (await chat.handle("1")).startswith("Law 50")
+    assert "no entry" in await chat.handle("define xyzzy")
+
+
+async def test_terminal_mode_is_kept_across_a_restart(store: Store, answers: Answers) -> None:
+    chat = await _chat(store, answers)
+    assert "Choose one of" in await chat.handle("mode sometimes")
+    assert "Mode: player" in await chat.handle("mode player")
+    again = await _chat(store, answers)
+    assert "Mode: player" in await again.handle("mode")
+    assert "in plain words" in await again.handle("LHO led out of turn")
+    await again.handle("mode director")
+    assert "Which situation is it?" in await again.handle("what's the penalty for a revoke?")
