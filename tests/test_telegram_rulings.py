@@ -59,7 +59,7 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
         await table.press("14", message=table.last_message(with_button="Offender E"))
     )
     await table.press("Offender E", message=table.last_message(with_button="Offender E"))
-    await table.press("Non-offenders NS", message=table.last_message(with_button="Offender E"))
+    await table.press("Non-offending NS", message=table.last_message(with_button="Offender E"))
     await table.press("Name the event", message=table.last_message(with_button="Offender E"))
     assert "Event saved" in table.texts(await reply_to_prompt(table, f"Event for ruling {sid}", "Monday pairs"))
     await table.press("Add a note", message=table.last_message(with_button="Add a note"))

@@ -61,7 +61,7 @@ def summary_html(record: RulingRecord) -> str:
     notes = record.annotations
     details = " · ".join(
         f"{label} {notes[key]}"
-        for key, label in (("board", "Board"), ("offender", "offender"), ("non_offenders", "non-offenders"))
+        for key, label in (("board", "Board"), ("offender", "offender"), ("non_offenders", "non-offending side"))
         if key in notes
     )
     lines = [f"⚖️ <b>Ruling {record.session_id} — {esc(record.chart_title)}</b>"]
@@ -108,7 +108,7 @@ class RecordHandlers:
         ]
         rows.append([InlineKeyboardButton(f"Offender {s}", callback_data=f"rd:{sid}:offender:{s}") for s in SEATS])
         rows.append(
-            [InlineKeyboardButton(f"Non-offenders {s}", callback_data=f"rd:{sid}:non_offenders:{s}") for s in SIDES]
+            [InlineKeyboardButton(f"Non-offending {s}", callback_data=f"rd:{sid}:non_offenders:{s}") for s in SIDES]
         )
         rows.append([InlineKeyboardButton("Name the event", callback_data=f"re:{sid}")])
         await self.front._reply(
