@@ -18,14 +18,28 @@ from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
 from bot.dialogs.report import coverage_map, coverage_nodes
 from bot.laws import KnowledgeError, load_lawbook
+from bot.laws.glossary import load_glossary
 from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
-from bot.laws.text import describe_lookup
+from bot.laws.text import describe_lookup, format_term
 
 
 def run_law(args: argparse.Namespace) -> int:
     found, text = describe_lookup(load_lawbook(), " ".join(args.ref))
     (sys.stdout if found else sys.stderr).write(text)
     return 0 if found else 1
+
+
+def run_define(args: argparse.Namespace) -> int:
+    """The glossary entry, as the terminal chat shows it; an unknown term suggests the nearest (exit 1)."""
+    asked = " ".join(args.term)
+    glossary = load_glossary()
+    term = glossary.lookup(asked)
+    if term is None:
+        near = glossary.suggest(asked)
+        print(f"No entry for {asked!r}." + (f" Did you mean: {', '.join(near)}?" if near else ""), file=sys.stderr)
+        return 1
+    print(format_term(term))
+    return 0
 
 
 def collect_lint() -> LintReport:
@@ -205,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     law = commands.add_parser("law", help='print a law, a section or a definition (law 27B1, law "Penalty Card")')
     law.add_argument("ref", nargs="+", help="a reference such as 27, 27B1, 27B1(a); 'definitions'; a defined term")
     law.set_defaults(handler=run_law)
+    define = commands.add_parser("define", help="explain a bridge-law term for players (define penalty card)")
+    define.add_argument("term", nargs="+", help="a term: penalty card, logical alternative, established revoke…")
+    define.set_defaults(handler=run_define)
     lint = commands.add_parser("lint", help="validate the knowledge base and every flowchart")
     lint.set_defaults(handler=run_lint)
     coverage = commands.add_parser("coverage", help="list, for each law 1–93, the charts and nodes that cite it")

@@ -182,11 +182,6 @@ class Answers:
         return found[:RELATED]
 
 
-def cited(summary: Summary) -> list[tuple[str, str]]:
-    """Each sentence with its citation as a reader sees it: ("…", "Law 54A, 54B")."""
-    return [(s.text, "Law " + ", ".join(s.laws)) for s in summary.sentences]
-
-
 def _law_number(ref: str) -> int:
     return int(re.sub(r"\D.*", "", ref))
 

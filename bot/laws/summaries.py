@@ -48,6 +48,10 @@ class Summary:
     def words(self) -> int:
         return len(_WORD.findall(self.text))
 
+    def cited(self) -> list[tuple[str, str]]:
+        """Each sentence with its citation as a reader sees it: ("…", "Law 54A, 54B")."""
+        return [(s.text, "Law " + ", ".join(s.laws)) for s in self.sentences]
+
 
 def summary_from_data(raw: Any, where: str) -> Summary:
     """A summary from its plain data: a list of ``{text: ..., laws: [...]}``."""

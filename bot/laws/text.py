@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.laws.book import Definition, LawBook, Passage, Section
+from bot.laws.glossary import Term
 
 SHORT_QUOTE = 220
 
@@ -65,6 +66,16 @@ def format_definition(definition: Definition) -> str:
     if definition.gap:
         return f"{definition.term}: [gap in the 2017 source: {definition.gap}]\n"
     return f"{definition.term} — {definition.text}\n"
+
+
+def format_term(term: Term) -> str:
+    """A glossary entry: the Definition as printed, then our plain words, each cited."""
+    lines = [term.term.upper()]
+    if term.definition is not None:
+        lines.append(format_definition(term.definition).rstrip())
+    if term.explain is not None:
+        lines += ["", *(f"{text} ({laws})" for text, laws in term.explain.cited())]
+    return "\n".join(lines)
 
 
 def format_definitions(book: LawBook) -> str:

@@ -19,7 +19,7 @@ _STOPWORDS = (
     "a an the to of and in on at by for with from as is are was were be been being am it its this that "
     "these those there he she his her him hers they them their i me my we us our you your what "
     "which who whom if so but do does did has have had just about into then than very really also "
-    "would could should can will shall may might must please ok okay oh um hi hello"
+    "would could should can will shall may might must please ok okay oh um hi hello now here exactly"
 )
 STOPWORDS = frozenset(_STOPWORDS.split())
 _FILLER_WORDS = "a an the it its this that is are was were be been he she his her him they them their i me my we us our"
@@ -158,7 +158,9 @@ class Normaliser:
                 if key.startswith(spelling, i):
                     end = origin[i + len(spelling)] if i + len(spelling) < len(key) else len(run)
                     typed = run[origin[i] : end]
-                    words += [Token(stem(w), typed) for w in self._expand(english.lower().split())]
+                    words += [
+                        Token(w if w in STOPWORDS else stem(w), typed) for w in self._expand(english.lower().split())
+                    ]
                     i += len(spelling)
                     break
             else:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.answers import MODE_KEY, MODES, Answers, Reading, Topic, cited
+from bot.answers import MODE_KEY, MODES, Answers, Reading, Topic
 from bot.laws.glossary import Term
 from bot.telegram.render import esc
 
@@ -31,7 +31,7 @@ MODE_LABELS = {
 def topic_html(topic: Topic) -> str:
     """The summary: its title, then each sentence with the sections it rests on, for reading aloud."""
     lines = [f"📖 <b>{esc(topic.title)}</b> — in plain words", ""]
-    lines += [f"{esc(text)} <i>({esc(laws)})</i>" for text, laws in cited(topic.summary)]
+    lines += [f"{esc(text)} <i>({esc(laws)})</i>" for text, laws in topic.summary.cited()]
     return "\n".join(lines)
 
 
@@ -52,7 +52,7 @@ def term_html(term: Term) -> str:
     if term.definition is not None:
         lines.append(f"<i>Definition (Laws 2017):</i> {esc(term.definition.text)}")
     if term.explain is not None:
-        lines += ["", *(f"{esc(text)} <i>({esc(laws)})</i>" for text, laws in cited(term.explain))]
+        lines += ["", *(f"{esc(text)} <i>({esc(laws)})</i>" for text, laws in term.explain.cited())]
     return "\n".join(lines)
 
 

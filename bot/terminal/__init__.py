@@ -12,12 +12,12 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.answers import MODE_KEY, MODES, Answers, Topic, build_answers, cited
+from bot.answers import MODE_KEY, MODES, Answers, Topic, build_answers
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.laws import LawBook, load_lawbook
 from bot.laws.glossary import Term
-from bot.laws.text import describe_lookup, format_definition, format_passage, short_quote
+from bot.laws.text import describe_lookup, format_passage, format_term, short_quote
 from bot.matching import Candidate, Matcher, MatchResult, build_matcher, chart_entries
 from bot.store import Store, StoreBusy, StoreError
 
@@ -79,17 +79,7 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
 def topic_text(topic: Topic) -> str:
     """A players' summary: the title, then each sentence with the sections it rests on."""
     lines = [f"{topic.title} — in plain words", ""]
-    lines += [f"{text} ({laws})" for text, laws in cited(topic.summary)]
-    return "\n".join(lines)
-
-
-def term_text(term: Term) -> str:
-    """A glossary entry: the Definition as printed, then our plain words, each cited."""
-    lines = [term.term.upper()]
-    if term.definition is not None:
-        lines.append(format_definition(term.definition).rstrip())
-    if term.explain is not None:
-        lines += ["", *(f"{text} ({laws})" for text, laws in cited(term.explain))]
+    lines += [f"{text} ({laws})" for text, laws in topic.summary.cited()]
     return "\n".join(lines)
 
 
@@ -202,7 +192,7 @@ class TerminalChat:
 
     def _term(self, term: Term) -> str:
         labelled = [(self._related_label(ref), self._show_law(ref)) for ref in term.related]
-        return term_text(term) + ("\n\nRelated laws:\n" + self._offer(labelled) if labelled else "")
+        return format_term(term) + ("\n\nRelated laws:\n" + self._offer(labelled) if labelled else "")
 
     def _related_label(self, ref: str) -> str:
         passage = self.book.passage(ref)
