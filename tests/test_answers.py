@@ -172,3 +172,12 @@ async def test_terminal_mode_is_kept_across_a_restart(store: Store, answers: Ans
     assert "in plain words" in await again.handle("LHO led out of turn")
     await again.handle("mode director")
     assert "Which situation is it?" in await again.handle("what's the penalty for a revoke?")
+
+
+def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    assert main(["define", "penalty", "card"]) == 0
+    assert "A card subject to disposition under Law 50." in capsys.readouterr().out
+    assert main(["define", "xyzzy"]) == 1
+    assert "No entry for 'xyzzy'" in capsys.readouterr().err
