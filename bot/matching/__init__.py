@@ -3,7 +3,8 @@
 Each law has phrases: its curated keywords (``knowledge/keywords.yaml``), the keywords of the charts that
 serve it, its title and its section headings. A query is normalised (Thai glossary, suits and bids,
 abbreviations, synonyms, typos fixed against the vocabulary with rapidfuzz), then each phrase scores by
-how much of its rarity-weighted (IDF over the laws' phrases) words the query holds. A law's evidence is its best
+how much of its rarity-weighted (IDF over the laws' phrases) words the query holds, a little more for each pair of
+its words the query holds side by side ("partner explained" beats "explained … partner"). A law's evidence is its best
 phrase, a share of its other phrases' extra words and a small share of words found in its text. The
 confidence also asks how much of the query the law explains, so "revoke" alone is confident and a
 sentence sharing one common word with a law is not. The query words that matched are the "why".
@@ -11,6 +12,7 @@ sentence sharing one common word with a law is not. The query words that matched
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -31,6 +33,7 @@ CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
 COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
 SPECIFIC = 2  # a phrase's score grows with the power of its coverage: whole phrases beat parts
+ORDER = 0.1  # a phrase's score grows by this share per pair of its words the query holds side by side, in order
 EXTRA = 0.35  # weight of words a law's other phrases add beyond its best phrase
 TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
@@ -180,6 +183,7 @@ class Matcher:
             return direct
         words = self.normaliser.tokens(query, self._correct)
         known = {t.text for t in words if t.text in self.idf}
+        pairs = {(a.text, b.text) for a, b in itertools.pairwise(words)}
         if not known:
             return self._nothing(query, "I could not find a bridge situation in that.")
         mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
@@ -189,7 +193,8 @@ class Matcher:
             have = sum(self.idf[t] for t in phrase.tokens if t in known)
             coverage = have / sum(self.idf[t] for t in phrase.tokens)
             if coverage >= COVERAGE:
-                found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC, phrase))
+                order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
+                found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         ranked = sorted(
             (self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()),
             key=lambda c: (-c.score, c.law),
