@@ -1,0 +1,91 @@
+"""A press's write is one transaction in one round trip to the database thread: committed before the reply,
+all or nothing, one winner among racing presses, and a session read from disk agrees with what was written."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.dialogs import Chart, Dialogs
+from bot.store import Conflict, Position, Store, StoreError
+
+
+def _on_disk(path: str, session_id: int) -> tuple[list[tuple[int, str]], int]:
+    """The session's events and step as another process sees them."""
+    with sqlite3.connect(path) as other:
+        events = other.execute("SELECT seq, kind FROM events WHERE session_id = ? ORDER BY seq", (session_id,))
+        step = other.execute("SELECT step FROM sessions WHERE id = ?", (session_id,)).fetchone()[0]
+        return list(events), int(step)
+
+
+@pytest.fixture
+def hops(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts round trips to aiosqlite's thread."""
+    count = [0]
+    original = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    yield count
+
+
+async def test_an_answer_is_on_disk_when_answer_returns(dialogs: Dialogs, store: Store) -> None:
+    screen = await dialogs.start("alice", "demo-main")
+    moved = await dialogs.answer("alice", screen.session_id, 0, "rho")
+    assert _on_disk(store.path, screen.session_id) == ([(0, "start"), (1, "answer")], moved.step)
+
+
+async def test_a_press_is_one_round_trip_and_two_when_the_session_is_read_from_disk(
+    tmp_path: Path, demo_charts: dict[str, Chart], hops: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "RECENT_SESSIONS", 1)
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    dialogs = Dialogs(store, demo_charts)
+    first = await dialogs.start("alice", "demo-main")
+    second = await dialogs.start("bob", "demo-main")
+    hops[0] = 0
+    await dialogs.answer("bob", second.session_id, 0, "rho")  # just started: in memory
+    assert hops[0] == 1
+    hops[0] = 0
+    moved = await dialogs.answer("alice", first.session_id, 0, "lho")  # pushed out of memory by bob's
+    assert hops[0] == 2 and moved.node_id == "reminder"
+    assert [e.kind for e in await store.events(first.session_id)] == ["start", "answer"]
+    await store.close()
+
+
+async def test_a_write_that_fails_halfway_leaves_nothing_and_the_next_one_works(dialogs: Dialogs, store: Store) -> None:
+    screen = await dialogs.start("alice", "demo-main")
+    with sqlite3.connect(store.path) as other:  # the session update fails after the event was inserted
+        other.execute("CREATE TRIGGER refuse BEFORE UPDATE ON sessions BEGIN SELECT RAISE(ABORT, 'refused'); END")
+    with pytest.raises(StoreError):
+        await store.append(screen.session_id, 1, [("answer", {"option": "rho"})], Position("open", 1, "x"))
+    assert _on_disk(store.path, screen.session_id) == ([(0, "start")], 0)
+    assert [e.kind for e in await store.events(screen.session_id)] == ["start"]
+    with sqlite3.connect(store.path) as other:
+        other.execute("DROP TRIGGER refuse")
+    moved = await dialogs.answer("alice", screen.session_id, 0, "rho")
+    assert _on_disk(store.path, screen.session_id) == ([(0, "start"), (1, "answer")], moved.step)
+
+
+async def test_racing_presses_for_one_step_store_exactly_one(store: Store) -> None:
+    session = await store.create_session("alice", None, "demo-main", 1, {}, Position("open", 0, ""))
+    results = await asyncio.gather(
+        *(store.append(session, 1, [("answer", {"option": str(n)})], Position("open", 1, "")) for n in range(10)),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert all(isinstance(r, Conflict) for r in results if r is not None)
+    winner = results.index(None)
+    assert [e.data for e in await store.events(session)] == [{}, {"option": str(winner)}]
+    assert _on_disk(store.path, session) == ([(0, "start"), (1, "answer")], 1)
