@@ -133,19 +133,22 @@ class Matcher:
             raw.append((law.title, law.number, 0.9, None))
             raw += [(s.heading, law.number, 0.6, None) for s in law.sections if s.heading]
         phrases = [p for p in (self._phrase(*entry) for entry in raw) if p]
-        own: dict[int, list[_Phrase]] = {}
-        for phrase in phrases:
-            own.setdefault(phrase.law, []).append(phrase)
+        own: dict[int, dict[str, list[tuple[int, int]]]] = {}  # law → word → (phrase, its length)
+        for index, phrase in enumerate(phrases):
+            for token in phrase.tokens:
+                own.setdefault(phrase.law, {}).setdefault(token, []).append((index, len(phrase.tokens)))
         for chart in self.charts:
             laws = list(dict.fromkeys(_law_number(ref) for ref in chart.laws))
             if not laws:
                 continue
-            entries = [(chart.title, laws[0], 0.9, chart.id)]
+            phrases += [p for p in (self._phrase(chart.title, laws[0], 0.9, chart.id),) if p]
             for keyword in chart.keywords:
-                tokens = {t.text for t in self.normaliser.tokens(keyword)}
-                fit = {n: max((_fit(tokens, p) for p in own.get(n, ())), default=0.0) for n in laws}
-                entries.append((keyword, max(laws, key=lambda n: (fit[n], -laws.index(n))), 1.0, chart.id))
-            phrases += [p for p in (self._phrase(*entry) for entry in entries) if p]
+                phrase = self._phrase(keyword, laws[0], 1.0, chart.id)
+                if phrase is None:
+                    continue
+                fit = {n: _fit(phrase.tokens, own.get(n, {})) for n in laws}
+                law = max(laws, key=lambda n: (fit[n], -laws.index(n)))
+                phrases.append(_Phrase(phrase.text, law, phrase.tokens, phrase.weight, phrase.chart))
         best: dict[frozenset[str], float] = {}
         for p in phrases:
             best[frozenset(p.tokens)] = max(best.get(frozenset(p.tokens), 0.0), p.weight)
@@ -278,9 +281,10 @@ def _runs(words: list[Token], used: set[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(run) for run in runs))
 
 
-def _fit(tokens: set[str], phrase: _Phrase) -> float:
-    """How well a chart keyword's words fit one of a law's own phrases: shared words, squared, per word."""
-    return len(tokens & set(phrase.tokens)) ** 2 / len(phrase.tokens)
+def _fit(tokens: tuple[str, ...], own: dict[str, list[tuple[int, int]]]) -> float:
+    """How well a chart keyword's words fit a law's best phrase: shared words, squared, per word of the phrase."""
+    shared: Counter[tuple[int, int]] = Counter(p for token in tokens for p in own.get(token, ()))
+    return max((count**2 / size for (_index, size), count in shared.items()), default=0.0)
 
 
 def _law_number(ref: str) -> int:

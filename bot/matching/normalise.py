@@ -34,6 +34,7 @@ _SUITS = {
     "♢": "diamonds",
     "♧": "clubs",
 }
+_SUIT_WORDS = str.maketrans({symbol: f" {word} " for symbol, word in _SUITS.items()})
 _DENOMINATION = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4}
 _DENOMINATION_WORD = ("clubs", "diamonds", "hearts", "spades", "notrump")
 _BID = re.compile(
@@ -56,7 +57,7 @@ _SUFFIXES = (
 _TONE_MARKS = str.maketrans("", "", "\u0e48\u0e49\u0e4a\u0e4b\u0e4c\u0e47")
 
 
-_Table = dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]]
+_Table = dict[str, list[tuple[int, dict[tuple[str, ...], tuple[str, ...]]]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +197,7 @@ class Normaliser:
         return words
 
     def _plain(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
-        for symbol, word in _SUITS.items():
-            text = text.replace(symbol, f" {word} ")
+        text = text.translate(_SUIT_WORDS)
         words = []
         for match in _WORD.finditer(text):
             surface = match.group()
@@ -215,14 +215,16 @@ class Normaliser:
     @staticmethod
     def _replace(words: list[Token], table: _Table) -> list[Token]:
         """Multi-word synonyms ('break in tempo', 'thought for ages') become their meaning, longest first."""
+        texts = tuple(w.text for w in words)
         out: list[Token] = []
         i = 0
         while i < len(words):
-            for source, target in table.get(words[i].text, ()):
-                if tuple(w.text for w in words[i : i + len(source)]) == source:
-                    surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + len(source)]))
+            for length, sources in table.get(texts[i], ()):
+                target = sources.get(texts[i : i + length])
+                if target is not None:
+                    surface = " ".join(dict.fromkeys(w.surface for w in words[i : i + length]))
                     out += [Token(t, surface) for t in target]
-                    i += len(source)
+                    i += length
                     break
             else:
                 out.append(words[i])
@@ -231,10 +233,11 @@ class Normaliser:
 
 
 def _by_first(sequences: dict[tuple[str, ...], tuple[str, ...]]) -> _Table:
-    table: _Table = {}
-    for source, target in sorted(sequences.items(), key=lambda pair: -len(pair[0])):
-        table.setdefault(source[0], []).append((source, target))
-    return table
+    """Sequences by their first word, then by length, longest first: one lookup per length at each word."""
+    grouped: dict[str, dict[int, dict[tuple[str, ...], tuple[str, ...]]]] = {}
+    for source, target in sequences.items():
+        grouped.setdefault(source[0], {}).setdefault(len(source), {})[source] = target
+    return {first: sorted(by_length.items(), reverse=True) for first, by_length in grouped.items()}
 
 
 def _content(token: str) -> bool:
