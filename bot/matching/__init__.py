@@ -121,7 +121,8 @@ class Matcher:
         self._corrections: dict[str, str | None] = {}
 
     def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:
-        """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it.
+        """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it,
+        and a curated keyword keeps its law against a chart keyword of the same words.
 
         A chart keyword goes to the one of the chart's laws whose own phrases it matches best (a revoke
         chart's "revoke on trick twelve" belongs to Law 62, not to the chart's first law, 61).
@@ -152,7 +153,12 @@ class Matcher:
         best: dict[frozenset[str], float] = {}
         for p in phrases:
             best[frozenset(p.tokens)] = max(best.get(frozenset(p.tokens), 0.0), p.weight)
-        kept = {(p.law, frozenset(p.tokens), p.chart): p for p in phrases if p.weight >= best[frozenset(p.tokens)]}
+        curated = {frozenset(p.tokens): p.law for p in phrases if p.chart is None and p.weight == 1.0}
+        kept = {
+            (p.law, frozenset(p.tokens), p.chart): p
+            for p in phrases
+            if p.weight >= best[frozenset(p.tokens)] and curated.get(frozenset(p.tokens), p.law) == p.law
+        }
         return tuple(kept.values())
 
     def _phrase(self, text: str, law: int, weight: float, chart: str | None) -> _Phrase | None:
