@@ -1,8 +1,11 @@
 """Matching quality and latency on tests/data/queries.jsonl, against a plain baseline in the same run.
 
-The baseline ranks laws by rapidfuzz WRatio between the query and each law title only. Prints recall@1,
-recall@3, MRR and p50/p99 latency for both, the ratios, the matcher's start-up time, and how latency
-grows with the number of phrases (the knowledge base repeated 1×, 2×, 4×).
+Figures per split: all, dev (tuned on), holdout and holdout2 (never tuned on), and the independent blind
+set tests/data/queries-blind.jsonl when it is present (written by people who never saw the knowledge
+base; only its aggregate figures are printed, never its queries). The baseline ranks laws by rapidfuzz
+WRatio between the query and each law title only. Prints recall@1, recall@3, MRR and p50/p99 latency for
+both, the ratios, the matcher's start-up time, and how latency grows with the number of phrases (the
+knowledge base repeated 1×, 2×, 4×).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from bot.matching import Candidate, Matcher, MatchResult, build_matcher, chart_e
 from bot.matching.evaluate import Evaluation, evaluate, read_labelled
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "queries.jsonl"
+BLIND = DATA.with_name("queries-blind.jsonl")
+SPLITS = (None, "dev", "holdout", "holdout2")
 
 
 class TitleBaseline:
@@ -54,10 +59,11 @@ def main() -> None:
         f"matcher start-up: {startup_ms:.0f} ms with the law book (target ≤ 300 ms), "
         f"charts loaded before it in {charts_ms:.0f} ms; {len(matcher.phrases)} phrases"
     )
-    for split in (None, "dev", "holdout"):
-        chosen = [i for i in items if split is None or i.split == split]
+    sets = [(split or "all", [i for i in items if split is None or i.split == split]) for split in SPLITS]
+    if BLIND.exists():
+        sets.append(("blind", read_labelled(BLIND)))
+    for name, chosen in sets:
         ours, base = evaluate(matcher, chosen), evaluate(baseline, chosen)  # the baseline is duck-typed
-        name = split or "all"
         print(line(f"matcher ({name})", ours))
         print(line(f"baseline titles ({name})", base))
         print(

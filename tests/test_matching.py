@@ -16,10 +16,10 @@ from bot.matching.evaluate import Labelled, evaluate, run_eval
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
 _MATCHER = build_matcher(chart_entries())  # one for the property test (hypothesis does not mix with fixtures)
-# Floors a little under what the matcher reaches with all 44 charts installed (dev 0.924/0.979, held-out
-# 0.745/0.893; the charts' keywords shift word weights, held-out recall@1 was 0.785 with 13 charts): a
-# regression fails.
-FLOORS = {"dev": (0.87, 0.94), "holdout": (0.72, 0.87)}
+# Floors a little under what the matcher reaches with all 44 charts installed (dev 0.946/0.980, held-out
+# 0.839/0.946, second held-out slice 0.917/0.982 on 2026-11-23; chart keywords shift word weights, so
+# leave a margin): a regression fails.
+FLOORS = {"dev": (0.93, 0.97), "holdout": (0.82, 0.93), "holdout2": (0.89, 0.96)}
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def test_the_labelled_set_covers_what_directors_say() -> None:
     assert sum(bool(re.search(r"[\u0e00-\u0e7f]", r["query"])) for r in rows) >= 20
 
 
-@pytest.mark.parametrize("split", ["dev", "holdout"])
+@pytest.mark.parametrize("split", ["dev", "holdout", "holdout2"])
 def test_recall_stays_above_its_floor(matcher: Matcher, split: str) -> None:
     result = evaluate(matcher, _items(split))
     at1, at3 = FLOORS[split]
