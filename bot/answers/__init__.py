@@ -133,8 +133,10 @@ class Answers:
         return Reading(intent, result, self.topic_for(result.candidates[0]), None)
 
     def topic_for(self, candidate: Candidate) -> Topic | None:
-        """The summary to show for a candidate: its chart's, which tells the situation, else the law's."""
-        for chart_id in candidate.charts:
+        """The summary to show for a candidate: the chart that is about its law first (a claim question gets
+        the claim chart, not a chart that merely mentions claims), then its other charts, else the law's."""
+        own = sorted(candidate.charts, key=lambda c: _law_number(self.charts[c].laws[0]) != candidate.law)
+        for chart_id in own:
             topic = self.chart_topic(chart_id)
             if topic is not None:
                 return topic
