@@ -297,9 +297,12 @@ def _law_number(ref: str) -> int:
     return int(re.sub(r"\D.*", "", ref))
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses the knowledge files ten times faster
+
+
 @cache
 def _load_yaml(name: str) -> dict:  # type: ignore[type-arg]
-    return yaml.safe_load((KNOWLEDGE / name).read_text(encoding="utf-8"))
+    return yaml.load((KNOWLEDGE / name).read_text(encoding="utf-8"), Loader=_LOADER)
 
 
 def build_matcher(charts: Iterable[ChartEntry] = ()) -> Matcher:
