@@ -17,6 +17,10 @@ from bot.laws.text import format_passage, short_quote
 
 MESSAGE_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 60
+LAW_LINES_KEPT = 1024
+# A question's one-line law reminders by (law book, reference): the text never changes while the bot runs,
+# and finding and trimming it was a tenth of a press's own work. The book is kept to check the key's id.
+_law_lines: dict[tuple[int, str], tuple[LawBook, str]] = {}
 
 
 def esc(text: str) -> str:
@@ -57,11 +61,21 @@ def question_html(book: LawBook, screen: Screen) -> str:
         lines.append(esc(screen.text))
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
-    for ref in screen.laws:
-        quote = short_quote(book, ref)
-        if quote:
-            lines.append(f"📖 <i>Law {esc(ref)}: {esc(quote)}</i>")
+    lines += [line for ref in screen.laws if (line := _law_line(book, ref))]
     return "\n".join(lines)
+
+
+def _law_line(book: LawBook, ref: str) -> str:
+    """``📖 Law 50A: the first words…`` for a question, or "" when the reference has no text."""
+    kept = _law_lines.get((id(book), ref))
+    if kept is not None and kept[0] is book:
+        return kept[1]
+    quote = short_quote(book, ref)
+    line = f"📖 <i>Law {esc(ref)}: {esc(quote)}</i>" if quote else ""
+    if len(_law_lines) >= LAW_LINES_KEPT:
+        _law_lines.clear()
+    _law_lines[(id(book), ref)] = (book, line)
+    return line
 
 
 def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
