@@ -7,6 +7,7 @@ no gendered pronouns. Quoted law text is left alone: a quotation keeps the text 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,8 +46,7 @@ def load_terms() -> tuple[Avoid, ...]:
 def wording_problems(text: str, terms: tuple[Avoid, ...] | None = None) -> list[str]:
     """Each avoided word in ``text`` outside quotations, with the term to use instead."""
     unquoted = _QUOTED.sub(" ", text)
-    found = []
+    found: Counter[tuple[str, str]] = Counter()
     for rule in load_terms() if terms is None else terms:
-        for match in rule.pattern.finditer(unquoted):
-            found.append(f"writes {match.group()!r}: use {rule.use}")
-    return list(dict.fromkeys(found))
+        found.update((match.group(), rule.use) for match in rule.pattern.finditer(unquoted))
+    return [f"writes {word!r}{f' ({n} times)' if n > 1 else ''}: use {use}" for (word, use), n in found.items()]
