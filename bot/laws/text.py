@@ -68,6 +68,12 @@ def format_definition(definition: Definition) -> str:
     return f"{definition.term} — {definition.text}\n"
 
 
+def ref_label(book: LawBook, ref: str) -> str:
+    """A reference with its law's title, for a button or a numbered choice: "Law 50 — Disposition of Penalty Card"."""
+    passage = book.passage(ref)
+    return f"Law {ref} — {passage.law.title}" if passage is not None else f"Law {ref}"
+
+
 def format_term(term: Term) -> str:
     """A glossary entry: the Definition as printed, then our plain words, each cited."""
     lines = [term.term.upper()]

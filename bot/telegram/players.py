@@ -16,6 +16,7 @@ from telegram.ext import ContextTypes
 
 from bot.answers import MODE_KEY, MODES, Answers, Reading, Topic
 from bot.laws.glossary import Term
+from bot.laws.text import ref_label
 from bot.telegram.render import esc
 
 if TYPE_CHECKING:
@@ -84,11 +85,10 @@ class PlayerHandlers:
         await self.front._reply(update, topic_html(topic), topic_keyboard(topic, related))
 
     async def send_term(self, update: Update, term: Term) -> None:
-        rows = []
-        for ref in term.related:
-            passage = self.front.book.passage(ref)
-            label = f"Law {ref} — {passage.law.title}" if passage is not None else f"Law {ref}"
-            rows.append([InlineKeyboardButton(label[:60], callback_data=f"l:{ref}")])
+        rows = [
+            [InlineKeyboardButton(ref_label(self.front.book, ref)[:60], callback_data=f"l:{ref}")]
+            for ref in term.related
+        ]
         await self.front._reply(update, term_html(term), InlineKeyboardMarkup(rows) if rows else None)
 
     async def on_define(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

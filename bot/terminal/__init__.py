@@ -17,7 +17,7 @@ from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.laws import LawBook, load_lawbook
 from bot.laws.glossary import Term
-from bot.laws.text import describe_lookup, format_passage, format_term, short_quote
+from bot.laws.text import describe_lookup, format_passage, format_term, ref_label, short_quote
 from bot.matching import Candidate, Matcher, MatchResult, build_matcher, chart_entries
 from bot.store import Store, StoreBusy, StoreError
 
@@ -191,12 +191,8 @@ class TerminalChat:
         return topic_text(topic) + "\n\n" + self._offer(labelled)
 
     def _term(self, term: Term) -> str:
-        labelled = [(self._related_label(ref), self._show_law(ref)) for ref in term.related]
+        labelled = [(ref_label(self.book, ref), self._show_law(ref)) for ref in term.related]
         return format_term(term) + ("\n\nRelated laws:\n" + self._offer(labelled) if labelled else "")
-
-    def _related_label(self, ref: str) -> str:
-        passage = self.book.passage(ref)
-        return f"Law {ref} — {passage.law.title}" if passage is not None else f"Law {ref}"
 
     def _offer(self, labelled: list[tuple[str, Action]]) -> str:
         """Number the choices; the next number typed runs one."""
