@@ -89,3 +89,23 @@ async def test_racing_presses_for_one_step_store_exactly_one(store: Store) -> No
     winner = results.index(None)
     assert [e.data for e in await store.events(session)] == [{}, {"option": str(winner)}]
     assert _on_disk(store.path, session) == ([(0, "start"), (1, "answer")], 1)
+
+
+async def test_answers_reach_the_database_file_itself_off_the_press_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "CHECKPOINT_EVERY", 8)
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    session = await store.create_session("alice", None, "demo-main", 1, {}, Position("open", 0, ""))
+    for seq in range(1, 8):  # the eighth commit starts a checkpoint on a worker thread
+        await store.append(session, seq, [("note", {"n": seq})], Position("open", 0, ""))
+    assert store._checkpoint is not None
+    await store._checkpoint
+    with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as file_only:  # the file, ignoring the WAL
+        assert file_only.execute("SELECT count(*) FROM events").fetchone()[0] == 8
+    await store.append(session, 8, [("note", {"n": 8})], Position("open", 0, ""))
+    await store.close()  # waits for any checkpoint still running
+    assert _on_disk(str(path), session)[0] == [(0, "start"), *((n, "note") for n in range(1, 9))]
