@@ -38,32 +38,34 @@ assert PRESSES > RECENT_SESSIONS  # the cold run's sessions must have left the s
 
 
 class Bare:
-    """A bare handler: answer the press and, with ``edit``, echo it by editing the message in place (with
-    ``shape``'s text and keyboard when given, else a short text and two buttons)."""
+    """A bare handler: answer the press and, with ``edit``, echo it by editing the message in place — with a
+    short text and two fixed buttons, or with ``message``, the text and keyboard of an edit of ours (its
+    buttons built on every press, as ours are)."""
 
-    def __init__(self, edit: bool, shape: dict[str, Any] | None = None) -> None:
+    def __init__(self, edit: bool, message: dict[str, Any] | None = None) -> None:
         self.api = FakeBotAPI()
         self.app = ApplicationBuilder().token(TOKEN).request(self.api).get_updates_request(self.api).build()
         self.app.add_handler(CallbackQueryHandler(self.echo))
         self.edit = edit
-        self.shape = shape
-
-    def _reply(self, data: str | None) -> tuple[str, InlineKeyboardMarkup]:
-        if self.shape is None:
-            rows = [[(f"option {i}", f"a:1:0:{i}")] for i in range(2)]
-            return f"<b>pressed</b> {data}", InlineKeyboardMarkup(
-                [[InlineKeyboardButton(t, callback_data=d) for t, d in row] for row in rows]
-            )
-        rows = [[(b["text"], b["callback_data"]) for b in row] for row in self.shape["reply_markup"]["inline_keyboard"]]
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(t, callback_data=d) for t, d in row] for row in rows])
-        return str(self.shape["text"]), keyboard
+        self.message = message
+        self.keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(f"option {i}", callback_data=f"a:1:0:{i}")] for i in range(2)]
+        )
 
     async def echo(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         assert query is not None
         if self.edit and isinstance(query.message, Message):
-            text, keyboard = self._reply(query.data)
-            await query.message.edit_text(text, parse_mode="HTML", reply_markup=keyboard)
+            if self.message is None:
+                await query.message.edit_text(
+                    f"<b>pressed</b> {query.data}", parse_mode="HTML", reply_markup=self.keyboard
+                )
+            else:
+                rows = self.message["reply_markup"]["inline_keyboard"]
+                keyboard = InlineKeyboardMarkup(
+                    [[InlineKeyboardButton(b["text"], callback_data=b["callback_data"]) for b in row] for row in rows]
+                )
+                await query.message.edit_text(self.message["text"], parse_mode="HTML", reply_markup=keyboard)
         await query.answer()
 
     async def setup(self) -> None:
@@ -80,9 +82,9 @@ class Ours:
     """Our application over a real SQLite file; each press answers the first question of a fresh session
     ("who exposed a card? → RHO"): a stored event and an edited message, like a director's tap."""
 
-    def __init__(self, directory: Path, cold: bool) -> None:
+    def __init__(self, database: Path, cold: bool) -> None:
         self.api = FakeBotAPI()
-        self.database = directory / f"bench-{'cold' if cold else 'warm'}.sqlite3"
+        self.database = database
         self.cold = cold
         self.sessions: list[Screen] = []
 
@@ -122,19 +124,17 @@ async def _press(app: Application, n: int, user: int, data: str) -> float:
 
 async def measure(directory: Path) -> dict[str, float]:
     """Presses per second of each variant, interleaved block by block."""
-    shape_of = Ours(directory, cold=False)  # one press of ours, to copy its message for the same-message handler
-    await shape_of.setup()
-    await shape_of.press(0)
-    shape = shape_of.last_edit()
-    await shape_of.app.shutdown()
-    await shape_of.store.close()
-    (directory / "bench-warm.sqlite3").unlink()
+    sample = Ours(directory / "sample.sqlite3", cold=False)  # one press of ours: the message it edits in
+    await sample.setup()
+    await sample.press(0)
+    await sample.app.shutdown()
+    await sample.store.close()
     variants: dict[str, Bare | Ours] = {
         "answer": Bare(edit=False),
         "echo": Bare(edit=True),
-        "same": Bare(edit=True, shape=shape),
-        "warm": Ours(directory, cold=False),
-        "cold": Ours(directory, cold=True),
+        "same": Bare(edit=True, message=sample.last_edit()),
+        "warm": Ours(directory / "warm.sqlite3", cold=False),
+        "cold": Ours(directory / "cold.sqlite3", cold=True),
     }
     for variant in variants.values():
         await variant.setup()
