@@ -106,6 +106,11 @@ class Walk:
     def status(self) -> str:
         return "finished" if self.finished else "parked" if self.parked else "open"
 
+    def copy(self) -> Walk:
+        """An independent walk at the same place: taking a step on the copy leaves this one as it was."""
+        frames = [_Frame(f.chart, f.node, dict(f.values), f.back_to) for f in self.frames]
+        return Walk(frames, [*self.steps], [*self.answered], [*self.rulings], [*self.jumps], [*self.trail])
+
     def render(self, text: str) -> str:
         """Fill a text's placeholders from the variables of the chart being shown."""
         frame = self.frames[-1] if self.frames else None

@@ -7,6 +7,7 @@ the session stands, and appends the new event; the position is derived, never tr
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -93,6 +94,9 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
     return steps
 
 
+WALKS_KEPT = 2048  # sessions whose walk stays in memory, like the store's recent sessions
+
+
 class Dialogs:
     """Start, answer and navigate sessions for any front end."""
 
@@ -100,6 +104,10 @@ class Dialogs:
         self.store = store
         self.charts = charts
         self.engine = Engine(charts)
+        # The walk after each recently used session's log, so a press replays nothing: replaying cost about
+        # 9 µs for every answer already given. Keyed by when the session was created and how many events it
+        # has, so a log that grew elsewhere (a note) or a reused id never matches a stale walk.
+        self._walks: OrderedDict[int, tuple[float, int, Walk]] = OrderedDict()
 
     async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
         chart = self.charts.get(chart_id)
@@ -236,9 +244,14 @@ class Dialogs:
         return self._screen(row.id, self.charts[row.chart_id], walk)
 
     async def _replay(self, row: SessionRow) -> tuple[Walk, list[Event]]:
+        """The session's walk (a copy the caller may move on) and its log."""
         if row.chart_id not in self.charts:
             raise DialogError(f"Session {row.id} used the chart {row.chart_id!r}, which no longer exists.")
         events = await self.store.events(row.id)
+        kept = self._walks.get(row.id)
+        if kept is not None and kept[:2] == (row.created, len(events)):
+            self._walks.move_to_end(row.id)
+            return kept[2].copy(), events
         try:
             walk = self.engine.walk(row.chart_id, _steps_from(self.engine, row.chart_id, events))
         except ChartMismatch as exc:
@@ -246,7 +259,15 @@ class Dialogs:
                 f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
                 " Start the chart again."
             ) from exc
-        return walk, events
+        self._keep(row, len(events), walk)
+        return walk.copy(), events
+
+    def _keep(self, row: SessionRow, events: int, walk: Walk) -> None:
+        """Remember ``walk`` as the state after the session's first ``events`` events; nobody moves it on."""
+        self._walks[row.id] = (row.created, events, walk)
+        self._walks.move_to_end(row.id)
+        while len(self._walks) > WALKS_KEPT:
+            self._walks.popitem(last=False)
 
     async def _record(
         self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]
@@ -272,6 +293,7 @@ class Dialogs:
         except Conflict as exc:
             now = await self.screen(row.owner, row.id)
             raise Stale("Another answer was stored first.", now) from exc
+        self._keep(row, len(events) + len(new), walk)
         return self._screen(row.id, self.charts[row.chart_id], walk)
 
     def _screen(self, session_id: int, chart: Chart, walk: Walk) -> Screen:
