@@ -34,7 +34,7 @@ def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_
 def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     state = walk("call-out-of-rotation", "pass", "no", "rho", "no-one", "refuse", GO, GO, "no")
     assert state.finished
-    assert "passed at his next turn" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
+    assert "passed at their next turn" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:

@@ -87,7 +87,7 @@ def test_insufficient_bid_replaced_by_a_pass_goes_through_the_comparable_call_te
     state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other")
     assert state.chart.id == "comparable-call" and state.node.id == "test"  # offence already known
     state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other", "no")
-    assert "whenever it is his turn to call" in state.render(state.node.note) and "27B2" in state.node.laws
+    assert "whenever it is their turn to call" in state.render(state.node.note) and "27B2" in state.node.laws
 
 
 def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_throughout() -> None:
