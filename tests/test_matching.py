@@ -11,7 +11,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.matching import KNOWLEDGE, Matcher, build_matcher, chart_entries
+from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
+from bot.matching import Matcher, build_matcher, chart_entries
 from bot.matching.evaluate import Labelled, evaluate, run_eval
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"

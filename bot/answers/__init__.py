@@ -15,11 +15,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from bot.dialogs.model import Chart, Jump
 from bot.laws import LawBook
-from bot.laws.book import KNOWLEDGE_DIR
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
 from bot.laws.summaries import Summary, load_law_summaries
@@ -87,7 +85,7 @@ class QuestionForms:
 
 
 def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> QuestionForms:
-    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document = read_yaml(path)
 
     def forms(kind: str) -> tuple[_Form, ...]:
         return tuple(_Form(re.compile(f["pattern"]), int(f["weight"])) for f in document[kind])

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from rapidfuzz import fuzz, process, utils
 
 from bot.laws.refs import Ref, parse_canonical, parse_ref
@@ -227,6 +228,14 @@ def _section(raw: dict[str, Any], path: Path) -> Section:
         paraphrase=Paraphrase(para["text"], _source(para["source"])) if para else None,
         closing=Paraphrase(closing["text"], _source(closing["source"])) if closing else None,
     )
+
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses knowledge files ten times faster
+
+
+def read_yaml(path: Path) -> Any:
+    """A knowledge file written by people (keywords, summaries, glossary, terms): safe, and fast where libyaml is."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
 
 
 def _read_json(path: Path) -> Any:

@@ -14,10 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from rapidfuzz import fuzz, process
 
-from bot.laws.book import KNOWLEDGE_DIR, Definition, KnowledgeError, LawBook, load_lawbook
+from bot.laws.book import KNOWLEDGE_DIR, Definition, KnowledgeError, LawBook, load_lawbook, read_yaml
 from bot.laws.summaries import Summary, summary_from_data
 
 FUZZY_CUTOFF = 86  # "penalty crad" finds "penalty card"; "card" alone does not find it
@@ -68,7 +67,7 @@ class Glossary:
 
 
 def read_glossary(book: LawBook, path: Path = KNOWLEDGE_DIR / "glossary.yaml") -> Glossary:
-    document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    document = read_yaml(path) or {}
     if document.get("edition") != book.edition or not isinstance(document.get("terms"), list):
         raise KnowledgeError(f"{path.name}: needs edition {book.edition!r} and a list 'terms'")
     return Glossary(tuple(_term(raw, book, path.name) for raw in document["terms"]))

@@ -14,9 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from bot.laws.book import KNOWLEDGE_DIR, KnowledgeError, LawBook
+from bot.laws.book import KNOWLEDGE_DIR, KnowledgeError, LawBook, read_yaml
 
 SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
@@ -75,7 +73,7 @@ def read_law_summaries(directory: Path = SUMMARIES_DIR) -> dict[int, Summary]:
     """Every law's summary, by law number, from all the YAML files in ``directory``."""
     summaries: dict[int, Summary] = {}
     for file in sorted(directory.glob("*.yaml")):
-        document = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+        document = read_yaml(file) or {}
         if document.get("edition") != "2017" or not isinstance(document.get("laws"), dict):
             raise KnowledgeError(f"{file.name}: needs edition \"2017\" and a mapping 'laws' of law number → summary")
         for key, raw in document["laws"].items():

@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
-from bot.laws.book import KNOWLEDGE_DIR
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")
 
@@ -28,7 +26,7 @@ class Avoid:
 
 
 def read_terms(path: Path = KNOWLEDGE_DIR / "terms.yaml") -> tuple[Avoid, ...]:
-    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    document = read_yaml(path)
     rules = []
     for entry in document["avoid"]:
         for word in entry["words"]:

@@ -19,16 +19,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-import yaml
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from bot.laws import LawBook, load_lawbook, parse_ref
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 
-KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
 COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
@@ -297,12 +295,9 @@ def _law_number(ref: str) -> int:
     return int(re.sub(r"\D.*", "", ref))
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses the knowledge files ten times faster
-
-
 @cache
 def _load_yaml(name: str) -> dict:  # type: ignore[type-arg]
-    return yaml.load((KNOWLEDGE / name).read_text(encoding="utf-8"), Loader=_LOADER)
+    return read_yaml(KNOWLEDGE_DIR / name)
 
 
 def build_matcher(charts: Iterable[ChartEntry] = ()) -> Matcher:

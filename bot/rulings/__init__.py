@@ -13,16 +13,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.store import Club, Event, Store
 
-KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW")
 OUTCOMES = ("upheld", "changed", "adjusted")
@@ -95,7 +92,7 @@ class RulingRecord:
 @cache
 def authorities() -> dict[str, dict[str, Any]]:
     """Regulating-authority defaults from ``knowledge/authorities.yaml``."""
-    return yaml.safe_load((KNOWLEDGE / "authorities.yaml").read_text(encoding="utf-8"))["authorities"]
+    return read_yaml(KNOWLEDGE_DIR / "authorities.yaml")["authorities"]
 
 
 def club_settings(club: Club | None) -> dict[str, Any]:
