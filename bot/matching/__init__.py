@@ -25,6 +25,7 @@ from rapidfuzz.distance import OSA
 
 from bot.laws import LawBook, load_lawbook, parse_ref
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
+from bot.laws.summaries import load_law_summaries
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
@@ -100,8 +101,11 @@ class Matcher:
         self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
         per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
         self.text_tokens: dict[int, frozenset[str]] = {}
+        summaries = load_law_summaries()
         for law in book.laws.values():
-            words = {w for s in law.sections for w in re.findall(r"[a-z]+", f"{s.heading or ''} {s.text}".lower())}
+            plain = summaries[law.number].text if law.number in summaries else ""
+            written = " ".join(f"{s.heading or ''} {s.text}" for s in law.sections) + " " + plain
+            words = set(re.findall(r"[a-z]+", written.lower()))
             for word in words - per_word.keys():
                 per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
             self.text_tokens[law.number] = frozenset().union(*(per_word[w] for w in words))
