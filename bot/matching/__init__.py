@@ -17,7 +17,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from rapidfuzz import process
@@ -25,7 +25,9 @@ from rapidfuzz.distance import OSA
 
 from bot.laws import LawBook, load_lawbook, parse_ref
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
+from bot.laws.glossary import load_glossary
 from bot.laws.summaries import load_law_summaries
+from bot.matching.bm25 import Bm25
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
@@ -37,6 +39,8 @@ EXTRA = 0.35  # weight of words a law's other phrases add beyond its best phrase
 TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
+BROAD = 10.0  # points the broad BM25 signal adds to the law it favours most (ties between close laws)
+PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
     "“dummy pointed out a revoke”, or “he claimed but a trump is out”. You can also type a law: “law 27”."
@@ -101,14 +105,26 @@ class Matcher:
         self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
         per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
         self.text_tokens: dict[int, frozenset[str]] = {}
+        documents: dict[int, Counter[str]] = {n: Counter() for n in book.laws}
         summaries = load_law_summaries()
         for law in book.laws.values():
-            plain = summaries[law.number].text if law.number in summaries else ""
-            written = " ".join(f"{s.heading or ''} {s.text}" for s in law.sections) + " " + plain
-            words = set(re.findall(r"[a-z]+", written.lower()))
-            for word in words - per_word.keys():
+            printed = Counter(_words(" ".join(f"{s.heading or ''} {s.text}" for s in law.sections)))
+            plain = Counter(_words(summaries[law.number].text if law.number in summaries else ""))
+            for word in (printed.keys() | plain.keys()) - per_word.keys():
                 per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
-            self.text_tokens[law.number] = frozenset().union(*(per_word[w] for w in words))
+            self.text_tokens[law.number] = frozenset().union(*(per_word[w] for w in printed.keys() | plain.keys()))
+            for field, weight in ((printed, PRINTED), (plain, PLAIN)):
+                for word, count in field.items():
+                    for token in per_word[word]:
+                        documents[law.number][token] += weight * count
+        for term in load_glossary().terms:
+            words = " ".join([term.term, *term.aliases, term.explain.text if term.explain else ""])
+            tokens = [t.text for t in self.normaliser.tokens(words)]
+            for number in {_law_number(ref) for ref in term.related} & documents.keys():
+                documents[number].update({t: PLAIN * tokens.count(t) for t in set(tokens)})
+        for phrase in self.phrases:
+            documents[phrase.law].update({t: PHRASED for t in phrase.tokens})
+        self.bm25 = Bm25(documents)
         phrased = Counter(t for n in book.laws for t in {t for p in self.phrases if p.law == n for t in p.tokens})
         texted = Counter(t for words in self.text_tokens.values() for t in words)
         self.idf = {t: math.log(1 + len(book.laws) / c) for t, c in texted.items()}
@@ -206,15 +222,24 @@ class Matcher:
             if coverage >= COVERAGE:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
-        ranked = sorted(
-            (self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()),
-            key=lambda c: (-c.score, c.law),
-        )
-        top = tuple(ranked[:limit])
-        if not top or top[0].score < CONFIDENT:
+        scored = {law: self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()}
+        broad = self.bm25.scores(t.text for t in words)
+        if not scored or max(c.score for c in scored.values()) < CONFIDENT:
+            top = tuple(sorted(scored.values(), key=lambda c: (-c.score, c.law))[:limit])
             return MatchResult(
                 query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top)
             )
+        best = max(broad.values(), default=1.0)
+        for law in sorted(broad, key=lambda n: -broad[n])[:limit]:
+            if law not in scored:
+                used = {t.text for t in words} & self.bm25.vocabulary[law]
+                charts = self._charts_for(law, [])
+                scored[law] = Candidate(law, self.book.laws[law].title, charts, 0.0, _runs(words, used))
+        mixed = {
+            law: replace(c, score=round(min(100.0, c.score + BROAD * broad.get(law, 0.0) / best), 1))
+            for law, c in scored.items()
+        }
+        top = tuple(sorted(mixed.values(), key=lambda c: (-c.score, c.law))[:limit])
         return MatchResult(query, top, None, True, None, ())
 
     def _candidate(
@@ -293,6 +318,10 @@ def _fit(tokens: tuple[str, ...], own: dict[str, list[tuple[int, int]]]) -> floa
     """How well a chart keyword's words fit a law's best phrase: shared words, squared, per word of the phrase."""
     shared: Counter[tuple[int, int]] = Counter(p for token in tokens for p in own.get(token, ()))
     return max((count**2 / size for (_index, size), count in shared.items()), default=0.0)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
 
 
 def _law_number(ref: str) -> int:
