@@ -40,6 +40,8 @@ TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
 BROAD = 10.0  # points the broad BM25 signal adds to the law it favours most (ties between close laws)
+ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho", "rho"})
+UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
@@ -215,9 +217,14 @@ class Matcher:
             return self._nothing(query, "I could not find a bridge situation in that.")
         mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
         found: dict[int, list[tuple[float, _Phrase]]] = {}
+        where: dict[str, set[int]] = {}
+        for position, word in enumerate(words):
+            where.setdefault(word.text, set()).add(position)
         for index in {i for token in known for i in self.by_token.get(token, ())}:
             phrase = self.phrases[index]
             have = sum(self.idf[t] for t in phrase.tokens if t in known)
+            if phrase.tokens[0] in ACTORS and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
+                have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
             coverage = have / sum(self.idf[t] for t in phrase.tokens)
             if coverage >= COVERAGE:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
@@ -318,6 +325,13 @@ def _fit(tokens: tuple[str, ...], own: dict[str, list[tuple[int, int]]]) -> floa
     """How well a chart keyword's words fit a law's best phrase: shared words, squared, per word of the phrase."""
     shared: Counter[tuple[int, int]] = Counter(p for token in tokens for p in own.get(token, ()))
     return max((count**2 / size for (_index, size), count in shared.items()), default=0.0)
+
+
+def _bound(tokens: tuple[str, ...], where: dict[str, set[int]]) -> bool:
+    """Whether the phrase's leading actor stands next to another of its words in the query: in "dummy says I
+    revoked" dummy is the one who speaks, so "dummy revoked" should not match on "dummy" and "revoked"."""
+    beside = {p + step for p in where[tokens[0]] for step in (-1, 1)}
+    return any(beside & where.get(t, set()) for t in tokens[1:])
 
 
 def _words(text: str) -> list[str]:
