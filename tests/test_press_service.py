@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.dialogs import Dialogs, Stale
-from bot.dialogs.engine import Engine
+from bot.dialogs.engine import Engine, Step
 from bot.store import Position, Store
 
 
@@ -65,3 +65,11 @@ async def test_a_reused_session_id_never_gets_the_old_walk(dialogs: Dialogs, sto
     assert second.session_id == first.session_id  # SQLite gives the freed id out again
     shown = await dialogs.screen("bob", second.session_id)
     assert (shown.chart_id, shown.node_id) == ("demo-sub", second.node_id)
+
+
+def test_a_copied_walk_moves_on_alone(engine: Engine) -> None:
+    walk = engine.walk("demo-main", [])
+    copy = walk.copy()
+    engine.take(copy, Step("demo-main", "who", "lho"))
+    assert (walk.node.id, walk.steps, walk.answered, walk.frames[-1].values) == ("who", [], [], {})
+    assert copy.node.id == "reminder" and copy.frames[-1].values == {"offender": "lho"}
