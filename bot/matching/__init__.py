@@ -106,28 +106,36 @@ class Matcher:
                 self.charts_by_law.setdefault(number, []).append(chart.id)
         self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
         per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
-        self.text_tokens: dict[int, frozenset[str]] = {}
         documents: dict[int, Counter[str]] = {n: Counter() for n in book.laws}
+
+        def add(laws: Iterable[int], text: str, weight: float) -> frozenset[str]:
+            """Adds the text's words to the laws' BM25 documents; returns their tokens."""
+            counted: Counter[str] = Counter()
+            for word, count in Counter(_words(text)).items():
+                if word not in per_word:
+                    per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
+                for token in per_word[word]:
+                    counted[token] += count
+            for law in laws:
+                documents[law].update({token: weight * count for token, count in counted.items()})
+            return frozenset(counted)
+
         summaries = load_law_summaries()
-        for law in book.laws.values():
-            printed = Counter(_words(" ".join(f"{s.heading or ''} {s.text}" for s in law.sections)))
-            plain = Counter(_words(summaries[law.number].text if law.number in summaries else ""))
-            for word in (printed.keys() | plain.keys()) - per_word.keys():
-                per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
-            self.text_tokens[law.number] = frozenset().union(*(per_word[w] for w in printed.keys() | plain.keys()))
-            for field, weight in ((printed, PRINTED), (plain, PLAIN)):
-                for word, count in field.items():
-                    for token in per_word[word]:
-                        documents[law.number][token] += weight * count
+        self.text_tokens: dict[int, frozenset[str]] = {
+            law.number: add((law.number,), " ".join(f"{s.heading or ''} {s.text}" for s in law.sections), PRINTED)
+            | add((law.number,), summaries[law.number].text if law.number in summaries else "", PLAIN)
+            for law in book.laws.values()
+        }
         for term in load_glossary().terms:
             words = " ".join([term.term, *term.aliases, term.explain.text if term.explain else ""])
-            tokens = [t.text for t in self.normaliser.tokens(words)]
-            for number in {_law_number(ref) for ref in term.related} & documents.keys():
-                documents[number].update({t: PLAIN * tokens.count(t) for t in set(tokens)})
+            add({_law_number(ref) for ref in term.related} & documents.keys(), words, PLAIN)
+        own: dict[int, set[str]] = {}
         for phrase in self.phrases:
-            documents[phrase.law].update({t: PHRASED for t in phrase.tokens})
+            own.setdefault(phrase.law, set()).update(phrase.tokens)
+            for token in phrase.tokens:
+                documents[phrase.law][token] += PHRASED
         self.bm25 = Bm25(documents)
-        phrased = Counter(t for n in book.laws for t in {t for p in self.phrases if p.law == n for t in p.tokens})
+        phrased = Counter(t for law, tokens in own.items() if law in book.laws for t in tokens)
         texted = Counter(t for words in self.text_tokens.values() for t in words)
         self.idf = {t: math.log(1 + len(book.laws) / c) for t, c in texted.items()}
         self.idf.update({t: math.log(1 + len(book.laws) / c) for t, c in phrased.items()})
