@@ -126,6 +126,7 @@ class TelegramFrontEnd:
         self.matcher = matcher
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
         self.players = PlayerHandlers(self, build_answers(book, dialogs.charts, matcher))
+        self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
@@ -151,6 +152,8 @@ class TelegramFrontEnd:
     @staticmethod
     async def on_any(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         """One log line per update: its kind and the hashed chat, never the text."""
+        if not log.isEnabledFor(logging.INFO):
+            return
         kind = "press" if update.callback_query else "command" if _is_command(update) else "message"
         chat = update.effective_chat.id if update.effective_chat else None
         log.info("update %s kind=%s chat=%s", update.update_id, kind, chat_tag(chat))
@@ -335,7 +338,7 @@ class TelegramFrontEnd:
         if query is None:
             return
         fields = (query.data or "").split(":")
-        handler = self._press_handlers().get(fields[0])
+        handler = self.press_handlers.get(fields[0])
         notice: str | None = None
         try:
             if handler is None:
