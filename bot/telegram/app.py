@@ -130,6 +130,7 @@ class TelegramFrontEnd:
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
+        app.add_handler(CallbackQueryHandler(self.on_press))  # first: most updates are presses; nothing else takes one
         app.add_handler(CommandHandler("start", self.on_start))
         app.add_handler(CommandHandler("help", self.on_help))
         app.add_handler(CommandHandler("law", self.on_law))
@@ -146,7 +147,6 @@ class TelegramFrontEnd:
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
-        app.add_handler(CallbackQueryHandler(self.on_press))
         app.add_error_handler(self.on_error)
 
     @staticmethod
