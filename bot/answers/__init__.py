@@ -20,6 +20,7 @@ from bot.laws import LawBook
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
+from bot.laws.refs import law_number
 from bot.laws.summaries import Summary, load_law_summaries
 from bot.matching import Candidate, Matcher, MatchResult
 
@@ -133,7 +134,7 @@ class Answers:
     def topic_for(self, candidate: Candidate) -> Topic | None:
         """The summary to show for a candidate: the chart that is about its law first (a claim question gets
         the claim chart, not a chart that merely mentions claims), then its other charts, else the law's."""
-        own = sorted(candidate.charts, key=lambda c: _law_number(self.charts[c].laws[0]) != candidate.law)
+        own = sorted(candidate.charts, key=lambda c: law_number(self.charts[c].laws[0]) != candidate.law)
         for chart_id in own:
             topic = self.chart_topic(chart_id)
             if topic is not None:
@@ -144,7 +145,7 @@ class Answers:
         chart = self.charts.get(chart_id)
         if chart is None or chart.summary is None:
             return None
-        return Topic("chart", chart.id, chart.title, chart.summary, _law_number(chart.laws[0]), chart.id)
+        return Topic("chart", chart.id, chart.title, chart.summary, law_number(chart.laws[0]), chart.id)
 
     def law_topic(self, number: int) -> Topic | None:
         law = self.book.laws.get(number)
@@ -168,22 +169,18 @@ class Answers:
         its text refers to."""
         if topic.kind == "chart":
             chart = self.charts[topic.key]
-            tokens = [f"l:{_law_number(ref)}" for ref in chart.laws]
+            tokens = [f"l:{law_number(ref)}" for ref in chart.laws]
             tokens += [f"c:{node.jump}" for node in chart.nodes.values() if isinstance(node, Jump)]
         else:
             law = self.book.laws[topic.law]
             tokens = [f"c:{c}" for c in self.matcher.charts_by_law.get(topic.law, [])]
-            tokens += [f"l:{_law_number(ref)}" for s in law.sections for ref in cross_refs(s.text)]
+            tokens += [f"l:{law_number(ref)}" for s in law.sections for ref in cross_refs(s.text)]
         found: list[Topic] = []
         for token in dict.fromkeys(tokens):
             other = self.topic(token)
             if other is not None and other.token != topic.token and other not in found:
                 found.append(other)
         return found[:RELATED]
-
-
-def _law_number(ref: str) -> int:
-    return int(re.sub(r"\D.*", "", ref))
 
 
 def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:

@@ -43,6 +43,11 @@ class Ref:
         return other.parts[: len(self.parts)] == self.parts
 
 
+def law_number(ref: str) -> int:
+    """The law a written reference belongs to: ``"54A2"`` → 54 (labels and chart laws are written this way)."""
+    return int(re.sub(r"\D.*", "", ref))
+
+
 def parse_canonical(text: str) -> Ref | None:
     """Parse a reference exactly as the knowledge base writes it (``27B1(b)``); None if malformed."""
     match = _CANONICAL.match(text)

@@ -26,6 +26,7 @@ from rapidfuzz.distance import OSA
 from bot.laws import LawBook, load_lawbook, parse_ref
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import load_glossary
+from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.bm25 import Bm25
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
@@ -102,7 +103,7 @@ class Matcher:
         )
         self.charts_by_law: dict[int, list[str]] = {}
         for chart in self.charts:
-            for number in dict.fromkeys(_law_number(ref) for ref in chart.laws):
+            for number in dict.fromkeys(law_number(ref) for ref in chart.laws):
                 self.charts_by_law.setdefault(number, []).append(chart.id)
         self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
         per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
@@ -128,7 +129,7 @@ class Matcher:
         }
         for term in load_glossary().terms:
             words = " ".join([term.term, *term.aliases, term.explain.text if term.explain else ""])
-            add({_law_number(ref) for ref in term.related} & documents.keys(), words, PLAIN)
+            add({law_number(ref) for ref in term.related} & documents.keys(), words, PLAIN)
         own: dict[int, set[str]] = {}
         for phrase in self.phrases:
             own.setdefault(phrase.law, set()).update(phrase.tokens)
@@ -167,7 +168,7 @@ class Matcher:
             for token in phrase.tokens:
                 own.setdefault(phrase.law, {}).setdefault(token, []).append((index, len(phrase.tokens)))
         for chart in self.charts:
-            laws = list(dict.fromkeys(_law_number(ref) for ref in chart.laws))
+            laws = list(dict.fromkeys(law_number(ref) for ref in chart.laws))
             if not laws:
                 continue
             phrases += [p for p in (self._phrase(chart.title, laws[0], 0.9, chart.id),) if p]
@@ -344,10 +345,6 @@ def _bound(tokens: tuple[str, ...], where: dict[str, set[int]]) -> bool:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.lower())
-
-
-def _law_number(ref: str) -> int:
-    return int(re.sub(r"\D.*", "", ref))
 
 
 @cache

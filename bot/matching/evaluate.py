@@ -7,13 +7,13 @@ when any of its laws (integer part: "54A2" counts as 54) is among the first k ca
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.laws.refs import law_number
 from bot.matching import Matcher, build_matcher, chart_entries
 
 
@@ -55,7 +55,7 @@ def read_labelled(path: Path) -> list[Labelled]:
             raw = json.loads(line)
             if not isinstance(raw["laws"], list) or not raw["laws"]:
                 raise TypeError("laws must be a non-empty list")
-            laws = frozenset(int(re.sub(r"\D.*", "", str(law))) for law in raw["laws"])
+            laws = frozenset(law_number(str(law)) for law in raw["laws"])
             split = raw.get("split")
             items.append(Labelled(str(raw["query"]), laws, split if isinstance(split, str) else None))
         except (ValueError, KeyError, TypeError) as exc:

@@ -18,6 +18,7 @@ from typing import Any
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
+from bot.laws.refs import law_number
 from bot.store import Club, Event, Store
 
 SEATS = ("N", "E", "S", "W")
@@ -277,7 +278,7 @@ class Rulings:
         per_law: Counter[int] = Counter()
         for record in records:
             if record.current:
-                per_law.update({int(re.sub(r"\D.*", "", ref)) for ref in record.current.laws})
+                per_law.update({law_number(ref) for ref in record.current.laws})
         return records, per_law
 
     async def forget(self, user: str) -> int:
