@@ -265,6 +265,13 @@ def _close_the_fuzzer() -> Iterator[None]:
     _FUZZ.close()
 
 
+async def _every_connection(store: Store, pragma: str) -> None:
+    """A fault of the file reaches every connection the store writes through (its thread's and its loop's)."""
+    await store._db.execute(pragma)
+    if store._loop_db is not None:
+        store._loop_db.execute(pragma)
+
+
 async def test_database_faults_are_reported_and_recovered(
     bot: tuple[Application, FakeBotAPI], store: Store, dialogs: Dialogs
 ) -> None:
@@ -274,13 +281,13 @@ async def test_database_faults_are_reported_and_recovered(
     await bob.send("/start c_demo-main")
     stored = await store.events(1)
 
-    await store._db.execute("PRAGMA query_only = ON")  # the file became read-only
+    await _every_connection(store, "PRAGMA query_only = ON")  # the file became read-only
     calls = await ann.press("LHO")
     assert ann.alerts(calls) == [STORE_DOWN] and await store.events(1) == stored
-    await store._db.execute("PRAGMA query_only = OFF")
+    await _every_connection(store, "PRAGMA query_only = OFF")
 
     page_count = (await (await store._db.execute("PRAGMA page_count")).fetchone())[0]  # type: ignore[index]
-    await store._db.execute(f"PRAGMA max_page_count = {page_count + 2}")  # the disk is (nearly) full
+    await _every_connection(store, f"PRAGMA max_page_count = {page_count + 2}")  # the disk is (nearly) full
     filler = await store.create_session("tg:filler", None, "demo-main", 1, {}, Position("open", 0, ""))
     seq = 1
     for size in (2000, 400, 60, 1):  # fill the last free pages, down to the smallest row
@@ -292,7 +299,7 @@ async def test_database_faults_are_reported_and_recovered(
             assert "full" in str(exc)
     calls = await bob.press("RHO")
     assert bob.alerts(calls) == [STORE_DOWN]
-    await store._db.execute("PRAGMA max_page_count = 1073741823")
+    await _every_connection(store, "PRAGMA max_page_count = 1073741823")
 
     blocker = sqlite3.connect(store.path, isolation_level=None)
     old = (await (await store._db.execute("PRAGMA busy_timeout")).fetchone())[0]  # type: ignore[index]

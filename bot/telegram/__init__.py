@@ -22,7 +22,7 @@ async def serve(config: Config, token: str) -> int:
     from bot.dialogs import Dialogs, load_charts
     from bot.laws import load_lawbook
     from bot.matching import ChartEntry, build_matcher
-    from bot.telegram.app import TelegramFrontEnd, build_application, register_commands
+    from bot.telegram.app import TelegramFrontEnd, build_application, freeze_knowledge, register_commands
 
     charts = load_charts()
     matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
@@ -37,6 +37,7 @@ async def serve(config: Config, token: str) -> int:
         loop.add_signal_handler(sig, stop.set)
     admins = frozenset(f"tg:{user}" for user in config.admin_ids)
     app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins))
+    freeze_knowledge()
     heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:

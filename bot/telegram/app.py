@@ -8,6 +8,7 @@ session's current step, and answers stale or forged presses with a short notice 
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -505,6 +506,14 @@ def _is_command(update: Update) -> bool:
 async def register_commands(app: Application) -> None:
     """Show the commands in the phone's menu."""
     await app.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
+
+
+def freeze_knowledge() -> None:
+    """Called once, when the knowledge is loaded and the bot is about to serve: the law book, charts and
+    matcher (a few hundred thousand objects) live as long as the process, so the collector stops rescanning
+    them on each full collection; that rescan was about a tenth of a button press."""
+    gc.collect()
+    gc.freeze()
 
 
 def build_application(token: str, front_end: TelegramFrontEnd, request: BaseRequest | None = None) -> Application:
