@@ -11,12 +11,15 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.matching.evaluate import Labelled, evaluate, read_labelled, run_eval
+from bot.matching.examples import EXAMPLES_DIR, Example, lint_examples
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
-INDEPENDENT = {name: DATA.with_name(f"queries-{name}.jsonl") for name in ("indep-a", "indep-b")}
+BLIND = DATA.with_name("queries-blind.jsonl")
+INDEPENDENT = {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.jsonl"))}  # worked examples
 _MATCHER = build_matcher(chart_entries())  # one for the property test (hypothesis does not mix with fixtures)
 # Floors a little under what the matcher reaches with all 44 charts installed on 2026-11-23 (dev 0.939/0.983,
 # held-out 0.846/0.953, second held-out slice 0.934/0.970; the independent sets, tuned on after their
@@ -26,8 +29,10 @@ FLOORS = {
     "dev": (0.93, 0.97),
     "holdout": (0.82, 0.93),
     "holdout2": (0.90, 0.95),
-    "indep-a": (0.84, 0.94),
-    "indep-b": (0.79, 0.92),
+    "indep-a": (0.86, 0.96),
+    "indep-b": (0.82, 0.94),
+    "indep-c": (0.68, 0.86),
+    "indep-d": (0.78, 0.93),
 }
 
 
@@ -173,12 +178,66 @@ def test_the_labelled_set_covers_what_directors_say() -> None:
     assert sum(bool(re.search(r"[\u0e00-\u0e7f]", r["query"])) for r in rows) >= 20
 
 
-@pytest.mark.parametrize("split", ["dev", "holdout", "holdout2", "indep-a", "indep-b"])
+@pytest.mark.parametrize("split", ["dev", "holdout", "holdout2"])
 def test_recall_stays_above_its_floor(matcher: Matcher, split: str) -> None:
-    items = read_labelled(INDEPENDENT[split]) if split in INDEPENDENT else _items(split)
-    result = evaluate(matcher, items)
+    result = evaluate(matcher, _items(split))
     at1, at3 = FLOORS[split]
     assert result.recall_at_1 >= at1 and result.recall_at_3 >= at3, result.as_dict()
+
+
+@pytest.mark.parametrize("name", sorted(INDEPENDENT))
+def test_each_set_of_examples_is_recognised_when_left_out(name: str) -> None:
+    """Leave-one-set-out: the examples written by others teach the matcher how this set's writers talk."""
+    items = read_labelled(INDEPENDENT[name])
+    left_out = build_matcher(chart_entries(), leave_out=[i.query for i in items])
+    assert not {e.query for e in left_out.examples.examples} & {i.query for i in items}
+    result = evaluate(left_out, items)
+    at1, at3 = FLOORS[name]
+    assert result.recall_at_1 >= at1 and result.recall_at_3 >= at3, result.as_dict()
+
+
+def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
+    examples = {" ".join(e.query.lower().split()) for e in matcher.examples.examples}
+    held_out = [i for i in read_labelled(DATA) if i.split != "dev"]
+    held_out += read_labelled(BLIND) if BLIND.exists() else []
+    assert not [i.query for i in held_out if " ".join(i.query.lower().split()) in examples]
+
+
+def test_examples_written_by_others_raise_recall_on_a_set_never_seen() -> None:
+    """Players texting mid-dispute (indep-c) talk unlike our keywords: the other sets' examples teach it."""
+    items = read_labelled(INDEPENDENT["indep-c"])
+    without = evaluate(Matcher(load_lawbook(), chart_entries(), [], None), items)
+    left_out = evaluate(build_matcher(chart_entries(), leave_out=[i.query for i in items]), items)
+    assert left_out.recall_at_1 >= without.recall_at_1 + 0.05 and left_out.recall_at_3 >= without.recall_at_3 + 0.03
+
+
+def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_path: Path) -> None:
+    book, charts = load_lawbook(), chart_entries()
+    first = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)
+    files = list(tmp_path.glob("tokens-*.marshal"))
+    assert len(files) == 1 and not first.cache.changed
+    again = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)
+    assert not again.cache.changed and again.phrases == first.phrases  # everything came from the file
+    query = "zanzibar quokka revoked"
+    assert again.match(query).candidates == first.match(query).candidates
+    again.cache.save()
+    assert b"zanzibar" not in files[0].read_bytes()
+    files[0].write_bytes(b"not a cache")
+    damaged = Matcher(book, charts, [], tmp_path)
+    led = "LHO led out of turn"
+    assert damaged.match(led).candidates[0].law == first.match(led).candidates[0].law
+
+
+def test_lint_names_a_bad_example(tmp_path: Path) -> None:
+    (tmp_path / "set.jsonl").write_text(
+        '{"query": "he bid 8 spades", "laws": ["120"]}\n{"query": "LHO led", "laws": ["54"]}\n'
+        '{"query": "lho  LED", "laws": ["54"]}\n',
+        encoding="utf-8",
+    )
+    problems = [str(f) for f in lint_examples(load_lawbook(), tmp_path).problems]
+    assert any("Law 120" in p for p in problems) and any("appears 2 times" in p for p in problems)
+    (tmp_path / "broken.jsonl").write_text('{"query": "x"}\n', encoding="utf-8")
+    assert "broken.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
 
 
 def test_eval_command_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

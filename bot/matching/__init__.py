@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
+from pathlib import Path
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -29,7 +30,9 @@ from bot.laws.glossary import load_glossary
 from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.bm25 import Bm25
+from bot.matching.examples import Example, ExampleVotes, read_examples
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
+from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
@@ -41,6 +44,7 @@ TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
 BROAD = 10.0  # points the broad BM25 signal adds to the law it favours most (ties between close laws)
+LIKE = 30.0  # points the worked examples add to the law they favour most (see bot.matching.examples)
 ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho", "rho"})
 UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
@@ -91,9 +95,16 @@ class _Phrase:
 class Matcher:
     """Rank laws for a description. Built once per process; ``match`` is pure and fast."""
 
-    def __init__(self, book: LawBook, charts: Iterable[ChartEntry] = ()) -> None:
+    def __init__(
+        self,
+        book: LawBook,
+        charts: Iterable[ChartEntry] = (),
+        examples: Iterable[Example] = (),
+        cache_dir: Path | None = None,
+    ) -> None:
         self.book = book
         self.charts = tuple(charts)
+        self.cache = TokenCache(knowledge_key(repr(c) for c in self.charts), cache_dir)
         shorthand = _load_yaml("abbreviations.yaml")
         synonyms = _load_yaml("matching-synonyms.yaml")["synonyms"]
         self.normaliser = Normaliser(
@@ -114,7 +125,7 @@ class Matcher:
             counted: Counter[str] = Counter()
             for word, count in Counter(_words(text)).items():
                 if word not in per_word:
-                    per_word[word] = frozenset(t.text for t in self.normaliser.tokens(word))
+                    per_word[word] = frozenset(self._knowledge_tokens(word, fixed=False))
                 for token in per_word[word]:
                     counted[token] += count
             for law in laws:
@@ -143,11 +154,17 @@ class Matcher:
         curated = {w for p in self.phrases for w in re.findall(r"[a-z0-9]+", p.text.lower())}
         self.spelling = sorted(w for w in curated | self.normaliser.known if len(w) >= 4 and not w.isdigit())
         self.words = frozenset(curated | self.normaliser.known | STOPWORDS | per_word.keys())
+        self.phrase_mass = [sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases]
         self.by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
                 self.by_token.setdefault(token, []).append(index)
         self._corrections: dict[str, str | None] = {}
+        self.examples = ExampleVotes(
+            (e for e in examples if e.laws <= book.laws.keys()),
+            lambda text: list(self._knowledge_tokens(text, fixed=True)),
+        )
+        self.cache.save()
 
     def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:
         """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it,
@@ -191,8 +208,17 @@ class Matcher:
         return tuple(kept.values())
 
     def _phrase(self, text: str, law: int, weight: float, chart: str | None) -> _Phrase | None:
-        tokens = tuple(dict.fromkeys(t.text for t in self.normaliser.tokens(text)))
+        tokens = tuple(dict.fromkeys(self._knowledge_tokens(text, fixed=False)))
         return _Phrase(text, law, tokens, weight, chart) if tokens else None
+
+    def _knowledge_tokens(self, text: str, fixed: bool) -> tuple[str, ...]:
+        """Tokens of a text of the knowledge base (never a user's), through the start-up cache; ``fixed``:
+        read as a query is, typos fixed."""
+        if not fixed:
+            return self.cache.tokens(text, fixed, lambda: (t.text for t in self.normaliser.tokens(text)))
+        return self.cache.tokens(
+            text, fixed, lambda: (t.text for t in self.normaliser.tokens(clean(text), self._correct))
+        )
 
     # --- normalisation -------------------------------------------------------------------------
 
@@ -229,34 +255,55 @@ class Matcher:
         where: dict[str, set[int]] = {}
         for position, word in enumerate(words):
             where.setdefault(word.text, set()).add(position)
-        for index in {i for token in known for i in self.by_token.get(token, ())}:
+        held: dict[int, float] = {}  # per phrase, the weight of its words the query holds
+        for token in known:
+            weight = self.idf[token]
+            for index in self.by_token.get(token, ()):
+                held[index] = held.get(index, 0.0) + weight
+        for index, have in held.items():
+            if have < COVERAGE * self.phrase_mass[index]:
+                continue
             phrase = self.phrases[index]
-            have = sum(self.idf[t] for t in phrase.tokens if t in known)
             if phrase.tokens[0] in ACTORS and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
                 have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
-            coverage = have / sum(self.idf[t] for t in phrase.tokens)
+            coverage = have / self.phrase_mass[index]
             if coverage >= COVERAGE:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         scored = {law: self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()}
-        broad = self.bm25.scores(t.text for t in words)
+        like = {law: LIKE * share for law, share in self.examples.shares([t.text for t in words]).items()}
         if not scored or max(c.score for c in scored.values()) < CONFIDENT:
-            top = tuple(sorted(scored.values(), key=lambda c: (-c.score, c.law))[:limit])
+            weak = {law: c.score + like.get(law, 0.0) for law, c in scored.items()}
+            top = tuple(self._ranked(weak, scored, words, limit))
             return MatchResult(
                 query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top)
             )
+        broad = self.bm25.scores(t.text for t in words)
         best = max(broad.values(), default=1.0)
+        totals = {law: c.score for law, c in scored.items()}
         for law in sorted(broad, key=lambda n: -broad[n])[:limit]:
-            if law not in scored:
+            totals.setdefault(law, 0.0)
+        for law in totals:
+            totals[law] += BROAD * broad.get(law, 0.0) / best
+        for law, points in like.items():
+            totals[law] = totals.get(law, 0.0) + points
+        return MatchResult(query, tuple(self._ranked(totals, scored, words, limit)), None, True, None, ())
+
+    def _ranked(
+        self, totals: dict[int, float], scored: dict[int, Candidate], words: list[Token], limit: int
+    ) -> list[Candidate]:
+        """The ``limit`` laws with the highest totals, as candidates; a law no phrase found shows the words
+        it shares with the query's."""
+        ranked = []
+        for law in sorted(totals, key=lambda n: (-totals[n], n))[:limit]:
+            score = round(min(100.0, totals[law]), 1)
+            if law in scored:
+                ranked.append(replace(scored[law], score=score))
+            else:
                 used = {t.text for t in words} & self.bm25.vocabulary[law]
-                charts = self._charts_for(law, [])
-                scored[law] = Candidate(law, self.book.laws[law].title, charts, 0.0, _runs(words, used))
-        mixed = {
-            law: replace(c, score=round(min(100.0, c.score + BROAD * broad.get(law, 0.0) / best), 1))
-            for law, c in scored.items()
-        }
-        top = tuple(sorted(mixed.values(), key=lambda c: (-c.score, c.law))[:limit])
-        return MatchResult(query, top, None, True, None, ())
+                title = self.book.laws[law].title
+                ranked.append(Candidate(law, title, self._charts_for(law, []), score, _runs(words, used)))
+        return ranked
 
     def _candidate(
         self, law: int, found: list[tuple[float, _Phrase]], known: set[str], words: list[Token], mass: float
@@ -352,9 +399,17 @@ def _load_yaml(name: str) -> dict:  # type: ignore[type-arg]
     return read_yaml(KNOWLEDGE_DIR / name)
 
 
-def build_matcher(charts: Iterable[ChartEntry] = ()) -> Matcher:
-    """The matcher over the knowledge base and the given charts."""
-    return Matcher(load_lawbook(), charts)
+def build_matcher(charts: Iterable[ChartEntry] = (), leave_out: Iterable[str] = ()) -> Matcher:
+    """The matcher over the knowledge base and the given charts; ``leave_out``: queries not to use as worked
+    examples (a set being measured must not find itself among them)."""
+    left_out = {_same(query) for query in leave_out}
+    examples = [e for e in read_examples() if _same(e.query) not in left_out]
+    return Matcher(load_lawbook(), charts, examples, CACHE_DIR)
+
+
+def _same(query: str) -> str:
+    """A query as compared with the examples: case and spacing do not make it another one."""
+    return " ".join(query.lower().split())
 
 
 def chart_entries() -> list[ChartEntry]:

@@ -115,6 +115,9 @@ class Normaliser:
             key = thai_key(spelling)
             self.thai.setdefault(key[0], []).append((key, english))
         self.stems: dict[str, str] = {}
+        # A typed word's tokens, with and without typo fixes: the same few thousand words recur in every text
+        # (the worked examples alone are 30,000 words), so each is worked out once.
+        self.plain: dict[tuple[str, bool], tuple[Token, ...]] = {}
         self.known: set[str] = set(self.abbreviations)  # words the tables spell: typo fixes aim at these
         # "before her turn" meets "before it was her turn"; "could have followed suit" needs its "could have"
         # and "the bidding" its "the" (without them they would mean "follow suit" and "bid")
@@ -199,15 +202,21 @@ class Normaliser:
     def _plain(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
         text = text.translate(_SUIT_WORDS)
         words = []
-        for match in _WORD.finditer(text):
-            surface = match.group()
-            typed = correct(surface) or surface if correct is not None else surface
-            for word in self._expand([typed]):
-                token = self.stems.get(word)
-                if token is None:
-                    token = self.stems[word] = word if word in STOPWORDS else stem(word)
-                words.append(Token(token, surface))
+        for surface in _WORD.findall(text):
+            known = self.plain.get((surface, correct is not None))
+            if known is None:
+                typed = correct(surface) or surface if correct is not None else surface
+                known = tuple(Token(self._stem(word), surface) for word in self._expand([typed]))
+                if len(self.plain) < 50_000:
+                    self.plain[(surface, correct is not None)] = known
+            words += known
         return words
+
+    def _stem(self, word: str) -> str:
+        token = self.stems.get(word)
+        if token is None:
+            token = self.stems[word] = word if word in STOPWORDS else stem(word)
+        return token
 
     def _expand(self, words: Sequence[str]) -> list[str]:
         return [part for word in words for part in self.abbreviations.get(word, [word])]

@@ -1,0 +1,135 @@
+"""Worked examples: descriptions people wrote of table situations, each with the law that answers it.
+
+Curated phrases catch the words a director expects; people who never saw them say "she put her card back"
+or "the one on my left bid again". The examples in ``knowledge/examples/*.jsonl`` (written independently,
+by people who never saw the keyword lists) carry that way of speaking. Two classical signals read them,
+both over the query's tokens and adjacent token pairs as the matcher normalises them:
+
+- nearest examples (BM25 over the example texts): the laws of the ten most similar examples, each weighted
+  by its similarity to the best;
+- naive Bayes per law: how typical the query's words are of the law's examples taken together.
+
+Neither decides alone: they add a bounded number of points to the phrase scores, and "nothing convincing"
+is still decided by the phrases.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.laws.book import KNOWLEDGE_DIR, LawBook
+from bot.laws.lint import Finding, LintReport
+from bot.laws.refs import law_number
+from bot.matching.bm25 import Bm25
+
+EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
+NEAREST = 10  # examples that vote
+SMOOTHING = 0.1  # naive Bayes: pseudo-count of a feature a law's examples never used
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    query: str
+    laws: frozenset[int]
+
+
+def read_examples(directory: Path = EXAMPLES_DIR) -> list[Example]:
+    """Every example in the directory's ``*.jsonl`` files (``{"query": ..., "laws": [...]}`` per line)."""
+    found: list[Example] = []
+    for path in sorted(directory.glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+                found.append(Example(str(raw["query"]), frozenset(law_number(str(law)) for law in raw["laws"])))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
+    return found
+
+
+def lint_examples(book: LawBook, directory: Path = EXAMPLES_DIR) -> LintReport:
+    """Every example file parses, every law it names exists, and no description appears twice."""
+    try:
+        examples = read_examples(directory)
+    except (ValueError, OSError) as exc:
+        return LintReport([Finding("knowledge/examples", str(exc))], [])
+    problems = [
+        Finding("knowledge/examples", f"{example.query!r} names Law {law}, which does not exist")
+        for example in examples
+        for law in sorted(example.laws - book.laws.keys())
+    ]
+    seen = Counter(" ".join(e.query.lower().split()) for e in examples)
+    problems += [Finding("knowledge/examples", f"{query!r} appears {n} times") for query, n in seen.items() if n > 1]
+    return LintReport(problems, [])
+
+
+def features(tokens: list[str]) -> Counter[str]:
+    """The tokens and each adjacent pair ("lead out" and "out turn" tell more than "lead", "out", "turn")."""
+    return Counter(tokens) + Counter(f"{a} {b}" for a, b in itertools.pairwise(tokens))
+
+
+class ExampleVotes:
+    """Scores laws for a query by the examples it resembles. Built once per process."""
+
+    def __init__(self, examples: Iterable[Example], tokens: Callable[[str], list[str]]) -> None:
+        self.examples = [e for e in examples if e.laws]
+        documents = {index: features(tokens(e.query)) for index, e in enumerate(self.examples)}
+        self.nearest = Bm25(documents)
+        # Words in more than one example in ten ("card", "bid", "partner") barely tell examples apart, and
+        # scoring their long lists of examples was most of a query's time: the nearest examples skip them.
+        self.common = frozenset(f for f, found in self.nearest.postings.items() if len(found) > len(documents) / 10)
+        counts: dict[int, Counter[str]] = {}
+        for index, example in enumerate(self.examples):
+            for law in example.laws:
+                counts.setdefault(law, Counter()).update(documents[index])
+        vocabulary = {feature for counted in counts.values() for feature in counted}
+        # log P(feature | law) = log(count + s) - log(total + s·V): kept as the part every unseen feature
+        # shares (per law) and, for the features a law's examples used, what they add above it.
+        self.unseen = {
+            law: math.log(SMOOTHING) - math.log(sum(c.values()) + SMOOTHING * len(vocabulary))
+            for law, c in counts.items()
+        }
+        self.seen: dict[str, list[tuple[int, float]]] = {}
+        for law, counted in counts.items():
+            for feature, count in counted.items():
+                self.seen.setdefault(feature, []).append((law, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
+
+    def shares(self, tokens: list[str]) -> dict[int, float]:
+        """How much the examples favour each law, 0..1: the mean of the two signals."""
+        nearest, typical = self.votes(tokens)
+        return {law: (nearest.get(law, 0.0) + typical.get(law, 0.0)) / 2 for law in nearest.keys() | typical.keys()}
+
+    def votes(self, tokens: list[str]) -> tuple[dict[int, float], dict[int, float]]:
+        """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
+        query = features(tokens)
+        similar = self.nearest.scores(f for f in query if f not in self.common)
+        nearest: dict[int, float] = {}
+        ranked = heapq.nlargest(NEAREST, similar, key=similar.__getitem__)
+        if ranked:
+            best = similar[ranked[0]]
+            for index in ranked:
+                laws = self.examples[index].laws
+                for law in laws:
+                    nearest[law] = nearest.get(law, 0.0) + similar[index] / best / len(laws)
+            top = max(nearest.values())
+            nearest = {law: vote / top for law, vote in nearest.items()}
+        known = {f: n for f, n in query.items() if f in self.seen}
+        if not known:
+            return nearest, {}
+        size = sum(known.values())
+        log_p = {law: size * unseen for law, unseen in self.unseen.items()}
+        for feature, n in known.items():
+            for law, lift in self.seen[feature]:
+                log_p[law] += n * lift
+        peak = max(log_p.values())
+        weights = {law: math.exp(value - peak) for law, value in log_p.items()}
+        total = sum(weights.values())
+        return nearest, {law: w / total for law, w in weights.items() if w / total >= 0.001}
