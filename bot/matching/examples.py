@@ -32,6 +32,7 @@ from bot.matching.bm25 import Bm25
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
 NEAREST = 10  # examples that vote
 SMOOTHING = 0.1  # naive Bayes: pseudo-count of a feature a law's examples never used
+NEAREST_SHARE = 0.5  # the nearest examples' part of the examples' say; naive Bayes has the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +104,12 @@ class ExampleVotes:
                 self.seen.setdefault(feature, []).append((law, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
 
     def shares(self, tokens: list[str]) -> dict[int, float]:
-        """How much the examples favour each law, 0..1: the mean of the two signals."""
+        """How much the examples favour each law, 0..1: the two signals mixed."""
         nearest, typical = self.votes(tokens)
-        return {law: (nearest.get(law, 0.0) + typical.get(law, 0.0)) / 2 for law in nearest.keys() | typical.keys()}
+        return {
+            law: NEAREST_SHARE * nearest.get(law, 0.0) + (1 - NEAREST_SHARE) * typical.get(law, 0.0)
+            for law in nearest.keys() | typical.keys()
+        }
 
     def votes(self, tokens: list[str]) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
