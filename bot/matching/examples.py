@@ -31,6 +31,7 @@ from bot.matching.bm25 import Bm25
 
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
 NEAREST = 10  # examples that vote
+TELLING = 16  # the query's rarest features that find the nearest examples
 SMOOTHING = 0.1  # naive Bayes: pseudo-count of a feature a law's examples never used
 NEAREST_SHARE = 0.5  # the nearest examples' part of the examples' say; naive Bayes has the rest
 
@@ -84,9 +85,10 @@ class ExampleVotes:
         self.examples = [e for e in examples if e.laws]
         documents = {index: features(tokens(e.query)) for index, e in enumerate(self.examples)}
         self.nearest = Bm25(documents)
-        # Words in more than one example in ten ("card", "bid", "partner") barely tell examples apart, and
-        # scoring their long lists of examples was most of a query's time: the nearest examples skip them.
-        self.common = frozenset(f for f, found in self.nearest.postings.items() if len(found) > len(documents) / 10)
+        # A long story holds sixty words and pairs, and scoring each one's list of examples was most of its
+        # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway
+        # ("card", "bid" and "partner" are in hundreds of examples and barely tell them apart).
+        self.spread = {feature: len(found) for feature, found in self.nearest.postings.items()}
         counts: dict[int, Counter[str]] = {}
         for index, example in enumerate(self.examples):
             for law in example.laws:
@@ -114,7 +116,8 @@ class ExampleVotes:
     def votes(self, tokens: list[str]) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
         query = features(tokens)
-        similar = self.nearest.scores(f for f in query if f not in self.common)
+        telling = heapq.nsmallest(TELLING, (f for f in query if f in self.spread), key=self.spread.__getitem__)
+        similar = self.nearest.scores(telling)
         nearest: dict[int, float] = {}
         ranked = heapq.nlargest(NEAREST, similar, key=similar.__getitem__)
         if ranked:
