@@ -8,6 +8,10 @@ its words the query holds side by side ("partner explained" beats "explained …
 phrase, a share of its other phrases' extra words and a small share of words found in its text. The
 confidence also asks how much of the query the law explains, so "revoke" alone is confident and a
 sentence sharing one common word with a law is not. The query words that matched are the "why".
+
+Two broader signals then reorder a confident result, never make a weak one confident: BM25 over one
+document per law (its phrases, players' summary, glossary words, printed text and worked examples; up
+to 30 points) and the worked examples the query resembles (``bot.matching.examples``; up to 30 points).
 """
 
 from __future__ import annotations
@@ -43,11 +47,12 @@ EXTRA = 0.35  # weight of words a law's other phrases add beyond its best phrase
 TEXT = 0.12  # weight of query words found only in a law's text
 UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it lowers confidence)
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
-BROAD = 10.0  # points the broad BM25 signal adds to the law it favours most (ties between close laws)
+BROAD = 30.0  # points the broad BM25 signal adds to the law it favours most
 LIKE = 30.0  # points the worked examples add to the law they favour most (see bot.matching.examples)
 ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho", "rho"})
 UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
+EXAMPLE = 1.0  # BM25 weight of a word in one of a law's worked examples (they are many; each counts once)
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
     "“dummy pointed out a revoke”, or “he claimed but a trump is out”. You can also type a law: “law 27”."
@@ -146,7 +151,6 @@ class Matcher:
             own.setdefault(phrase.law, set()).update(phrase.tokens)
             for token in phrase.tokens:
                 documents[phrase.law][token] += PHRASED
-        self.bm25 = Bm25(documents)
         phrased = Counter(t for law, tokens in own.items() if law in book.laws for t in tokens)
         texted = Counter(t for words in self.text_tokens.values() for t in words)
         self.idf = {t: math.log(1 + len(book.laws) / c) for t, c in texted.items()}
@@ -164,6 +168,11 @@ class Matcher:
             (e for e in examples if e.laws <= book.laws.keys()),
             lambda text: list(self._knowledge_tokens(text, fixed=True)),
         )
+        for example in self.examples.examples:
+            words = self._knowledge_tokens(example.query, fixed=True)
+            for law in example.laws:
+                documents[law].update(dict.fromkeys(words, EXAMPLE))
+        self.bm25 = Bm25(documents)
         self.cache.save()
 
     def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:

@@ -3,7 +3,8 @@
 People who never saw our keywords describe a situation in words the phrases miss but the law's text, its
 players' summary and the glossary's plain words often hold ("dropped a card on the floor" is in no
 phrase, yet "dropped" and "floor" sit in Law 24's summary). Fields are weighted by how deliberately
-they were written for matching: keywords most, the players' words next, the printed law least.
+they were written for matching: keywords most, the players' words next, the printed law and the worked
+examples (each once, however often they repeat a word) least.
 """
 
 from __future__ import annotations
