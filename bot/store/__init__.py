@@ -165,6 +165,10 @@ class Position:
 
 _SESSION_COLUMNS = "id, owner, chat, chart_id, chart_version, status, step, node, created, updated, club_id"
 _EVENTS_OF = "SELECT seq, kind, data, at FROM events WHERE session_id = ? ORDER BY seq"
+_SESSION_AND_LOG = (
+    f"SELECT {', '.join(f's.{c}' for c in _SESSION_COLUMNS.split(', '))}, e.seq, e.kind, e.data, e.at"
+    " FROM sessions s LEFT JOIN events e ON e.session_id = s.id WHERE s.id = ? ORDER BY e.seq"
+)
 T = TypeVar("T")
 
 
@@ -210,17 +214,15 @@ def _fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[An
 
 
 def _session_and_log(db: sqlite3.Connection, session_id: int) -> tuple[SessionRow, list[Any]] | None:
-    """A session's row and its events, read in one transaction so the two agree."""
+    """A session's row and its events, read by one statement (one read transaction) so the two agree."""
     try:
-        db.execute("BEGIN")
-        try:
-            row = db.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)).fetchone()
-            rows = db.execute(_EVENTS_OF, (session_id,)).fetchall() if row else []
-        finally:
-            db.execute("COMMIT")
+        rows = db.execute(_SESSION_AND_LOG, (session_id,)).fetchall()
     except sqlite3.OperationalError as exc:
         raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
-    return (SessionRow(*row), rows) if row else None
+    if not rows:
+        return None
+    width = len(SessionRow.__slots__)
+    return SessionRow(*rows[0][:width]), [row[width:] for row in rows if row[width] is not None]
 
 
 def _open_loop_db(path: str) -> sqlite3.Connection:
