@@ -217,6 +217,43 @@ def test_examples_written_by_others_raise_recall_on_a_set_never_seen() -> None:
     assert left_out.recall_at_1 >= without.recall_at_1 + 0.05 and left_out.recall_at_3 >= without.recall_at_3 + 0.03
 
 
+CHATTER = (
+    "what's the weather like today",
+    "who won the football",
+    "thanks a lot",
+    "see you next week",
+    "the room is too cold",
+    "please call me back",
+    "my credit card was declined",
+    "where are the toilets",
+    "I forgot my glasses at home",
+    "the air conditioning is broken",
+    "who is cooking tonight",
+    "tell me a joke",
+    "how old are you",
+    "the music is too loud",
+    "we need more biscuits",
+)
+
+
+@pytest.mark.parametrize("text", CHATTER)
+def test_chatter_is_never_vouched_for_by_the_examples(matcher: Matcher, text: str) -> None:
+    assert not matcher.match(text).confident
+
+
+def test_examples_that_agree_make_a_weak_phrase_match_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players texting mid-dispute: where the phrases alone were unsure, examples that agree give the answer."""
+    import bot.matching
+
+    items = read_labelled(INDEPENDENT["indep-c"])
+    left_out = build_matcher(chart_entries(), leave_out=[i.query for i in items])
+    vouched = evaluate(left_out, items)
+    monkeypatch.setattr(bot.matching, "AGREED", 1.01)  # never
+    phrases_only = evaluate(left_out, items)
+    assert vouched.recall_at_3 >= phrases_only.recall_at_3 + 0.005
+    assert vouched.recall_at_1 >= phrases_only.recall_at_1
+
+
 def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_path: Path) -> None:
     book, charts = load_lawbook(), chart_entries()
     first = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)

@@ -34,7 +34,7 @@ from bot.laws.glossary import load_glossary
 from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.bm25 import Bm25
-from bot.matching.examples import Example, ExampleVotes, read_examples
+from bot.matching.examples import Example, ExampleVotes, mix, read_examples
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 
@@ -49,6 +49,7 @@ UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it low
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
 BROAD = 30.0  # points the broad BM25 signal adds to the law it favours most
 LIKE = 30.0  # points the worked examples add to the law they favour most (see bot.matching.examples)
+AGREED = 0.5  # naive Bayes probability with which the examples vouch for a weak phrase match (see _agreed)
 ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho", "rho"})
 UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
@@ -280,13 +281,8 @@ class Matcher:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         scored = {law: self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()}
-        like = {law: LIKE * share for law, share in self.examples.shares([t.text for t in words]).items()}
-        if not scored or max(c.score for c in scored.values()) < CONFIDENT:
-            weak = {law: c.score + like.get(law, 0.0) for law, c in scored.items()}
-            top = tuple(self._ranked(weak, scored, words, limit))
-            return MatchResult(
-                query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top)
-            )
+        nearest, typical = self.examples.votes([t.text for t in words])
+        like = {law: LIKE * share for law, share in mix(nearest, typical).items()}
         broad = self.bm25.scores(t.text for t in words)
         best = max(broad.values(), default=1.0)
         totals = {law: c.score for law, c in scored.items()}
@@ -296,7 +292,10 @@ class Matcher:
             totals[law] += BROAD * broad.get(law, 0.0) / best
         for law, points in like.items():
             totals[law] = totals.get(law, 0.0) + points
-        return MatchResult(query, tuple(self._ranked(totals, scored, words, limit)), None, True, None, ())
+        top = tuple(self._ranked(totals, scored, words, limit)) if scored else ()
+        if scored and (max(c.score for c in scored.values()) >= CONFIDENT or _agreed(top, nearest, typical)):
+            return MatchResult(query, top, None, True, None, ())
+        return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top))
 
     def _ranked(
         self, totals: dict[int, float], scored: dict[int, Candidate], words: list[Token], limit: int
@@ -370,6 +369,19 @@ _REFERENCE = re.compile(  # "law 27", "L27B1", "27b1(a)", a bare "54"; never "2c
     r"|(?:[89]|\d{2,3})\s*[a-h](?:\s*\d(?:\s*\(?[a-h]\)?)?)?|\d{1,3})\s*[.?!]?\s*$",
     re.IGNORECASE,
 )
+
+
+def _agreed(top: tuple[Candidate, ...], nearest: dict[int, float], typical: dict[int, float]) -> bool:
+    """Whether the worked examples vouch for a result the phrases alone found weak: the law ranked first is
+    also the nearest examples' first and naive Bayes's first, with at least AGREED of its probability.
+    Table talk a keyword list misses ("she took her card back and played the jack") gets its answer;
+    chatter ("the air conditioning is broken") never found all three signals agreeing that firmly."""
+    if not top or not nearest or not typical:
+        return False
+    law = top[0].law
+    return (
+        law == max(nearest, key=nearest.__getitem__) == max(typical, key=typical.__getitem__) and typical[law] >= AGREED
+    )
 
 
 def _runs(words: list[Token], used: set[str]) -> tuple[str, ...]:

@@ -105,14 +105,6 @@ class ExampleVotes:
             for feature, count in counted.items():
                 self.seen.setdefault(feature, []).append((law, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
 
-    def shares(self, tokens: list[str]) -> dict[int, float]:
-        """How much the examples favour each law, 0..1: the two signals mixed."""
-        nearest, typical = self.votes(tokens)
-        return {
-            law: NEAREST_SHARE * nearest.get(law, 0.0) + (1 - NEAREST_SHARE) * typical.get(law, 0.0)
-            for law in nearest.keys() | typical.keys()
-        }
-
     def votes(self, tokens: list[str]) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
         query = features(tokens)
@@ -140,3 +132,11 @@ class ExampleVotes:
         weights = {law: math.exp(value - peak) for law, value in log_p.items()}
         total = sum(weights.values())
         return nearest, {law: w / total for law, w in weights.items() if w / total >= 0.001}
+
+
+def mix(nearest: dict[int, float], typical: dict[int, float]) -> dict[int, float]:
+    """How much the examples favour each law, 0..1: the two signals of ``ExampleVotes.votes`` mixed."""
+    return {
+        law: NEAREST_SHARE * nearest.get(law, 0.0) + (1 - NEAREST_SHARE) * typical.get(law, 0.0)
+        for law in nearest.keys() | typical.keys()
+    }
