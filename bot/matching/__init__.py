@@ -281,7 +281,7 @@ class Matcher:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         scored = {law: self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()}
-        nearest, typical = self.examples.votes([t.text for t in words])
+        nearest, typical = self.examples.votes([t.text for t in words], query)
         like = {law: LIKE * share for law, share in mix(nearest, typical).items()}
         broad = self.bm25.scores(t.text for t in words)
         best = max(broad.values(), default=1.0)

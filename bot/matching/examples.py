@@ -28,6 +28,7 @@ from bot.laws.book import KNOWLEDGE_DIR, LawBook
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
 from bot.matching.bm25 import Bm25
+from bot.matching.normalise import THAI, clean, thai_key
 
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
 NEAREST = 10  # examples that vote
@@ -73,9 +74,15 @@ def lint_examples(book: LawBook, directory: Path = EXAMPLES_DIR) -> LintReport:
     return LintReport(problems, [])
 
 
-def features(tokens: list[str]) -> Counter[str]:
-    """The tokens and each adjacent pair ("lead out" and "out turn" tell more than "lead", "out", "turn")."""
-    return Counter(tokens) + Counter(f"{a} {b}" for a, b in itertools.pairwise(tokens))
+def features(tokens: list[str], text: str) -> Counter[str]:
+    """The tokens and each adjacent pair ("lead out" and "out turn" tell more than "lead", "out", "turn"),
+    and every three letters of Thai: Thai is written without spaces, and the glossary knows only the bridge
+    terms, so the rest of a Thai description ("ไม่ยอม", "คืน") is read by its letters."""
+    found = Counter(tokens) + Counter(f"{a} {b}" for a, b in itertools.pairwise(tokens))
+    for run in THAI.findall(text):
+        key = thai_key(run)
+        found.update(key[i : i + 3] for i in range(len(key) - 2))
+    return found
 
 
 class ExampleVotes:
@@ -83,7 +90,7 @@ class ExampleVotes:
 
     def __init__(self, examples: Iterable[Example], tokens: Callable[[str], list[str]]) -> None:
         self.examples = [e for e in examples if e.laws]
-        documents = {index: features(tokens(e.query)) for index, e in enumerate(self.examples)}
+        documents = {index: features(tokens(e.query), clean(e.query)) for index, e in enumerate(self.examples)}
         self.nearest = Bm25(documents)
         # A long story holds sixty words and pairs, and scoring each one's list of examples was most of its
         # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway
@@ -105,9 +112,9 @@ class ExampleVotes:
             for feature, count in counted.items():
                 self.seen.setdefault(feature, []).append((law, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
 
-    def votes(self, tokens: list[str]) -> tuple[dict[int, float], dict[int, float]]:
+    def votes(self, tokens: list[str], text: str) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
-        query = features(tokens)
+        query = features(tokens, text)
         telling = heapq.nsmallest(TELLING, (f for f in query if f in self.spread), key=self.spread.__getitem__)
         similar = self.nearest.scores(telling)
         nearest: dict[int, float] = {}

@@ -42,7 +42,7 @@ _BID = re.compile(
     re.IGNORECASE,
 )
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
-_THAI = re.compile(r"[\u0e00-\u0e7f]+")
+THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
 _SUFFIXES = (
     ("ations", "at"),
@@ -146,7 +146,7 @@ class Normaliser:
     def _words(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
         words: list[Token] = []
         position = 0
-        for run in _THAI.finditer(text):
+        for run in THAI.finditer(text):
             words += self._latin(text[position : run.start()], correct)
             words += self._thai(run.group())
             position = run.end()
