@@ -62,14 +62,17 @@ def main() -> None:
     build_matcher(charts)
     first_ms = (time.perf_counter() - loaded) * 1000
     again = time.perf_counter()
-    matcher = build_matcher(charts)
+    matcher = build_matcher(charts, background=True)  # as the bot starts it
     startup_ms = (time.perf_counter() - again) * 1000
+    matcher.learned.wait()
+    learned_ms = (time.perf_counter() - again) * 1000
     charts_ms = (loaded - started) * 1000
     baseline = TitleBaseline()
     items = read_labelled(DATA)
     print(
-        f"matcher start-up: {startup_ms:.0f} ms with the law book (target ≤ 300 ms; {first_ms:.0f} ms on the "
-        f"first run, which fills the start-up cache), charts loaded before it in {charts_ms:.0f} ms; "
+        f"matcher start-up: {startup_ms:.0f} ms with the law book (target ≤ 300 ms), the worked examples in "
+        f"{learned_ms:.0f} ms (on a thread, while it answers); {first_ms:.0f} ms on the first run, all at once, "
+        f"which fills the start-up cache; charts loaded before it in {charts_ms:.0f} ms; "
         f"{len(matcher.phrases)} phrases, {len(matcher.examples.examples)} worked examples"
     )
     sets = [(split or "all", [i for i in items if split is None or i.split == split]) for split in SPLITS]

@@ -260,6 +260,17 @@ def test_examples_that_agree_make_a_weak_phrase_match_an_answer(monkeypatch: pyt
     assert vouched.recall_at_1 >= phrases_only.recall_at_1
 
 
+def test_a_matcher_reading_its_examples_on_a_thread_answers_at_once_and_then_as_the_full_one(
+    matcher: Matcher,
+) -> None:
+    text = "she took her card back and played a different one"
+    background = build_matcher(chart_entries(), background=True)
+    assert background.match("LHO led out of turn").candidates  # answers while the examples are read
+    assert background.learned.wait(timeout=60)
+    assert background.match(text) == matcher.match(text)
+    assert len(background.examples.examples) == len(matcher.examples.examples)
+
+
 def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_path: Path) -> None:
     book, charts = load_lawbook(), chart_entries()
     first = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)

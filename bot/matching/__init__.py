@@ -17,8 +17,10 @@ to 30 points) and the worked examples the query resembles (``bot.matching.exampl
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -37,6 +39,8 @@ from bot.matching.bm25 import Bm25
 from bot.matching.examples import Example, ExampleVotes, mix, read_examples
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
+
+log = logging.getLogger("bot.matching")
 
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
 COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
@@ -107,7 +111,10 @@ class Matcher:
         charts: Iterable[ChartEntry] = (),
         examples: Iterable[Example] = (),
         cache_dir: Path | None = None,
+        background: bool = False,
     ) -> None:
+        """``background``: read the worked examples on a thread, so the bot answers at once (with phrases and
+        the laws' own words) and adds the examples' say about half a second later; ``learned`` tells when."""
         self.book = book
         self.charts = tuple(charts)
         self.cache = TokenCache(knowledge_key(repr(c) for c in self.charts), cache_dir)
@@ -165,16 +172,34 @@ class Matcher:
             for token in phrase.tokens:
                 self.by_token.setdefault(token, []).append(index)
         self._corrections: dict[str, str | None] = {}
-        self.examples = ExampleVotes(
-            (e for e in examples if e.laws <= book.laws.keys()),
-            lambda text: list(self._knowledge_tokens(text, fixed=True)),
-        )
-        for example in self.examples.examples:
-            words = self._knowledge_tokens(example.query, fixed=True)
-            for law in example.laws:
-                documents[law].update(dict.fromkeys(words, EXAMPLE))
+        self.examples = ExampleVotes((), self._example_tokens)
         self.bm25 = Bm25(documents)
-        self.cache.save()
+        self.learned = threading.Event()
+        chosen = [e for e in examples if e.laws <= book.laws.keys()]
+        if background:
+            threading.Thread(target=self._learn, args=(chosen, documents), name="examples", daemon=True).start()
+        else:
+            self._learn(chosen, documents)
+
+    def _learn(self, examples: list[Example], documents: dict[int, Counter[str]]) -> None:
+        """Read the worked examples: their votes, and their words in each law's BM25 document. Each is
+        swapped in whole when built; ``learned`` is set when both are (or when reading them failed)."""
+        try:
+            votes = ExampleVotes(examples, self._example_tokens)
+            for example in votes.examples:
+                words = self._knowledge_tokens(example.query, fixed=True)
+                for law in example.laws:
+                    documents[law].update(dict.fromkeys(words, EXAMPLE))
+            self.bm25 = Bm25(documents)
+            self.examples = votes
+            self.cache.save()
+        except Exception:
+            log.exception("the worked examples could not be read; matching goes on without them")
+        finally:
+            self.learned.set()
+
+    def _example_tokens(self, text: str) -> list[str]:
+        return list(self._knowledge_tokens(text, fixed=True))
 
     def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:
         """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it,
@@ -420,12 +445,14 @@ def _load_yaml(name: str) -> dict:  # type: ignore[type-arg]
     return read_yaml(KNOWLEDGE_DIR / name)
 
 
-def build_matcher(charts: Iterable[ChartEntry] = (), leave_out: Iterable[str] = ()) -> Matcher:
+def build_matcher(
+    charts: Iterable[ChartEntry] = (), leave_out: Iterable[str] = (), background: bool = False
+) -> Matcher:
     """The matcher over the knowledge base and the given charts; ``leave_out``: queries not to use as worked
-    examples (a set being measured must not find itself among them)."""
+    examples (a set being measured must not find itself among them); ``background``: see ``Matcher``."""
     left_out = {_same(query) for query in leave_out}
     examples = [e for e in read_examples() if _same(e.query) not in left_out]
-    return Matcher(load_lawbook(), charts, examples, CACHE_DIR)
+    return Matcher(load_lawbook(), charts, examples, CACHE_DIR, background)
 
 
 def _same(query: str) -> str:

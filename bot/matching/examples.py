@@ -78,8 +78,9 @@ def features(tokens: list[str], text: str) -> Counter[str]:
     """The tokens and each adjacent pair ("lead out" and "out turn" tell more than "lead", "out", "turn"),
     and every three letters of Thai: Thai is written without spaces, and the glossary knows only the bridge
     terms, so the rest of a Thai description ("ไม่ยอม", "คืน") is read by its letters."""
-    found = Counter(tokens) + Counter(f"{a} {b}" for a, b in itertools.pairwise(tokens))
-    for run in THAI.findall(text):
+    found = Counter(tokens)
+    found.update(f"{a} {b}" for a, b in itertools.pairwise(tokens))
+    for run in THAI.findall(clean(text)) if THAI.search(text) else ():
         key = thai_key(run)
         found.update(key[i : i + 3] for i in range(len(key) - 2))
     return found
@@ -90,7 +91,7 @@ class ExampleVotes:
 
     def __init__(self, examples: Iterable[Example], tokens: Callable[[str], list[str]]) -> None:
         self.examples = [e for e in examples if e.laws]
-        documents = {index: features(tokens(e.query), clean(e.query)) for index, e in enumerate(self.examples)}
+        documents = {index: features(tokens(e.query), e.query) for index, e in enumerate(self.examples)}
         self.nearest = Bm25(documents)
         # A long story holds sixty words and pairs, and scoring each one's list of examples was most of its
         # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway

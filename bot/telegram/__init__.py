@@ -25,7 +25,7 @@ async def serve(config: Config, token: str) -> int:
     from bot.telegram.app import TelegramFrontEnd, build_application, freeze_knowledge, register_commands
 
     charts = load_charts()
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    matcher = build_matcher((ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()), background=True)
     try:
         store = await Store.open(config.database)
     except StoreError as exc:
@@ -37,7 +37,6 @@ async def serve(config: Config, token: str) -> int:
         loop.add_signal_handler(sig, stop.set)
     admins = frozenset(f"tg:{user}" for user in config.admin_ids)
     app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins))
-    freeze_knowledge()
     heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:
@@ -58,6 +57,8 @@ async def serve(config: Config, token: str) -> int:
             else:
                 await app.updater.start_polling(drop_pending_updates=False)
                 log.info("long polling started")
+            await asyncio.to_thread(matcher.learned.wait)  # the worked examples, read while serving
+            freeze_knowledge()
             await stop.wait()
             await app.updater.stop()
             await app.stop()

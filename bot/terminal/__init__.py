@@ -363,7 +363,7 @@ async def _chat_loop() -> int:
     except StoreError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    matcher = build_matcher(chart_entries())
+    matcher = build_matcher(chart_entries(), background=True)
     chat = TerminalChat(Dialogs(store, charts), book, f"terminal:{getpass.getuser()}", matcher)
     print("The tournament director's companion — Laws of Duplicate Bridge 2017.")
     print("Describe what happened, or type 'charts', 'law 27', 'help'.", flush=True)
@@ -373,6 +373,7 @@ async def _chat_loop() -> int:
                 line = await asyncio.to_thread(input, "> ")
             except EOFError:
                 break
+            await asyncio.to_thread(matcher.learned.wait)  # read while the director typed; the same answers
             reply = await chat.handle(line)
             if reply:
                 print(reply, flush=True)
