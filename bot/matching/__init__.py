@@ -9,9 +9,10 @@ phrase, a share of its other phrases' extra words and a small share of words fou
 confidence also asks how much of the query the law explains, so "revoke" alone is confident and a
 sentence sharing one common word with a law is not. The query words that matched are the "why".
 
-Two broader signals then reorder a confident result, never make a weak one confident: BM25 over one
-document per law (its phrases, players' summary, glossary words, printed text and worked examples; up
-to 30 points) and the worked examples the query resembles (``bot.matching.examples``; up to 30 points).
+Two broader signals then reorder the laws: BM25 over one document per law (its phrases, players'
+summary, glossary words, printed text and worked examples; up to 30 points) and the worked examples the
+query resembles (``bot.matching.examples``; up to 30 points). A weak phrase match becomes an answer only
+when the examples vouch for its first law (``_agreed``).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ both over the query's tokens and adjacent token pairs as the matcher normalises 
   by its similarity to the best;
 - naive Bayes per law: how typical the query's words are of the law's examples taken together.
 
-Neither decides alone: they add a bounded number of points to the phrase scores, and "nothing convincing"
-is still decided by the phrases.
+Neither decides alone: they add a bounded number of points to the phrase scores, and a result the
+phrases found weak is given only when both agree with the first-ranked law (``bot.matching._agreed``).
 """
 
 from __future__ import annotations
