@@ -33,7 +33,7 @@ from bot.dialogs import Dialogs, Screen, read_charts
 from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
 from bot.store import RECENT_SESSIONS, Store
-from bot.telegram.app import TelegramFrontEnd, build_application, freeze_knowledge
+from bot.telegram.app import TelegramFrontEnd, build_application, tune_collector
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "dialogs"
 PRESSES = 3000
@@ -142,7 +142,7 @@ async def measure(directory: Path) -> dict[str, float]:
     }
     for variant in variants.values():
         await variant.setup()
-    freeze_knowledge()  # as the bot does before serving
+    tune_collector()  # as the bot does before serving
     elapsed = dict.fromkeys(variants, 0.0)
     for start in range(0, PRESSES, BLOCK):
         for name, variant in variants.items():

@@ -22,7 +22,7 @@ async def serve(config: Config, token: str) -> int:
     from bot.dialogs import Dialogs, load_charts
     from bot.laws import load_lawbook
     from bot.matching import ChartEntry, build_matcher
-    from bot.telegram.app import TelegramFrontEnd, build_application, freeze_knowledge, register_commands
+    from bot.telegram.app import TelegramFrontEnd, build_application, register_commands, tune_collector
 
     charts = load_charts()
     matcher = build_matcher((ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()), background=True)
@@ -58,7 +58,7 @@ async def serve(config: Config, token: str) -> int:
                 await app.updater.start_polling(drop_pending_updates=False)
                 log.info("long polling started")
             await asyncio.to_thread(matcher.learned.wait)  # the worked examples, read while serving
-            freeze_knowledge()
+            tune_collector()
             await stop.wait()
             await app.updater.stop()
             await app.stop()
