@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries
-from bot.matching.evaluate import Labelled, evaluate, read_labelled, run_eval
-from bot.matching.examples import EXAMPLES_DIR, Example, lint_examples
+from bot.matching.evaluate import evaluate, run_eval
+from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
 BLIND = DATA.with_name("queries-blind.jsonl")
@@ -210,11 +210,11 @@ def test_each_set_of_examples_is_recognised_when_left_out(name: str) -> None:
 
 
 def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
-    examples = {" ".join(e.query.lower().split()) for e in matcher.examples.examples}
+    examples = {same_query(e.query) for e in matcher.examples.examples}
     held_out = [i for i in read_labelled(DATA) if i.split != "dev"]
     held_out += read_labelled(BLIND) if BLIND.exists() else []
     held_out += [item for path in HELD_OUT.values() for item in read_labelled(path)]
-    assert not [i.query for i in held_out if " ".join(i.query.lower().split()) in examples]
+    assert not [i.query for i in held_out if same_query(i.query) in examples]
 
 
 def test_examples_written_by_others_raise_recall_on_a_set_never_seen() -> None:
@@ -275,10 +275,10 @@ def test_a_matcher_reading_its_examples_on_a_thread_answers_at_once_and_then_as_
 
 def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_path: Path) -> None:
     book, charts = load_lawbook(), chart_entries()
-    first = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)
+    first = Matcher(book, charts, [Labelled("dummy pointed out a revoke", frozenset({61}))], tmp_path)
     files = list(tmp_path.glob("tokens-*.marshal"))
     assert len(files) == 1 and not first.cache.changed
-    again = Matcher(book, charts, [Example("dummy pointed out a revoke", frozenset({61}))], tmp_path)
+    again = Matcher(book, charts, [Labelled("dummy pointed out a revoke", frozenset({61}))], tmp_path)
     assert not again.cache.changed and again.phrases == first.phrases  # everything came from the file
     query = "zanzibar quokka revoked"
     assert again.match(query).candidates == first.match(query).candidates

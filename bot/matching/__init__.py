@@ -37,7 +37,7 @@ from bot.laws.glossary import load_glossary
 from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.bm25 import Bm25
-from bot.matching.examples import Example, ExampleVotes, mix, read_examples
+from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 
@@ -110,7 +110,7 @@ class Matcher:
         self,
         book: LawBook,
         charts: Iterable[ChartEntry] = (),
-        examples: Iterable[Example] = (),
+        examples: Iterable[Labelled] = (),
         cache_dir: Path | None = None,
         background: bool = False,
     ) -> None:
@@ -182,7 +182,7 @@ class Matcher:
         else:
             self._learn(chosen, documents)
 
-    def _learn(self, examples: list[Example], documents: dict[int, Counter[str]]) -> None:
+    def _learn(self, examples: list[Labelled], documents: dict[int, Counter[str]]) -> None:
         """Read the worked examples: their votes, and their words in each law's BM25 document. Each is
         swapped in whole when built; ``learned`` is set when both are (or when reading them failed)."""
         try:
@@ -250,11 +250,8 @@ class Matcher:
     def _knowledge_tokens(self, text: str, fixed: bool) -> tuple[str, ...]:
         """Tokens of a text of the knowledge base (never a user's), through the start-up cache; ``fixed``:
         read as a query is, typos fixed."""
-        if not fixed:
-            return self.cache.tokens(text, fixed, lambda: (t.text for t in self.normaliser.tokens(text)))
-        return self.cache.tokens(
-            text, fixed, lambda: (t.text for t in self.normaliser.tokens(clean(text), self._correct))
-        )
+        source, correct = (clean(text), self._correct) if fixed else (text, None)
+        return self.cache.tokens(text, fixed, lambda: (t.text for t in self.normaliser.tokens(source, correct)))
 
     # --- normalisation -------------------------------------------------------------------------
 
@@ -451,14 +448,9 @@ def build_matcher(
 ) -> Matcher:
     """The matcher over the knowledge base and the given charts; ``leave_out``: queries not to use as worked
     examples (a set being measured must not find itself among them); ``background``: see ``Matcher``."""
-    left_out = {_same(query) for query in leave_out}
-    examples = [e for e in read_examples() if _same(e.query) not in left_out]
+    left_out = {same_query(query) for query in leave_out}
+    examples = [e for e in read_examples() if same_query(e.query) not in left_out]
     return Matcher(load_lawbook(), charts, examples, CACHE_DIR, background)
-
-
-def _same(query: str) -> str:
-    """A query as compared with the examples: case and spacing do not make it another one."""
-    return " ".join(query.lower().split())
 
 
 def chart_entries() -> list[ChartEntry]:

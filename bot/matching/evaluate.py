@@ -15,15 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.laws.refs import law_number
 from bot.matching import Matcher, build_matcher, chart_entries
-
-
-@dataclass(frozen=True, slots=True)
-class Labelled:
-    query: str
-    laws: frozenset[int]
-    split: str | None = None  # "dev" or "holdout" in the project's own set; reported apart when present
+from bot.matching.examples import Labelled, read_labelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,24 +38,6 @@ class Evaluation:
             "p50_ms": round(self.p50_ms, 3),
             "p99_ms": round(self.p99_ms, 3),
         }
-
-
-def read_labelled(path: Path) -> list[Labelled]:
-    """The labelled queries; ValueError with the line number when a line is malformed."""
-    items = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-            if not isinstance(raw["laws"], list) or not raw["laws"]:
-                raise TypeError("laws must be a non-empty list")
-            laws = frozenset(law_number(str(law)) for law in raw["laws"])
-            split = raw.get("split")
-            items.append(Labelled(str(raw["query"]), laws, split if isinstance(split, str) else None))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
-    return items
 
 
 def evaluate(matcher: Matcher, items: list[Labelled]) -> Evaluation:

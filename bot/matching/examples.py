@@ -38,24 +38,42 @@ NEAREST_SHARE = 0.5  # the nearest examples' part of the examples' say; naive Ba
 
 
 @dataclass(frozen=True, slots=True)
-class Example:
+class Labelled:
+    """A description as someone wrote it, with the law(s) that answer it: a worked example, or a query of
+    a set being measured."""
+
     query: str
     laws: frozenset[int]
+    split: str | None = None  # "dev" or "holdout" in the project's own set; reported apart when present
 
 
-def read_examples(directory: Path = EXAMPLES_DIR) -> list[Example]:
-    """Every example in the directory's ``*.jsonl`` files (``{"query": ..., "laws": [...]}`` per line)."""
-    found: list[Example] = []
-    for path in sorted(directory.glob("*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                found.append(Example(str(raw["query"]), frozenset(law_number(str(law)) for law in raw["laws"])))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
-    return found
+def read_labelled(path: Path) -> list[Labelled]:
+    """One file of labelled descriptions (``{"query": ..., "laws": [...]}`` per line); ValueError with the
+    line number when a line is malformed."""
+    items = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            if not isinstance(raw["laws"], list) or not raw["laws"]:
+                raise TypeError("laws must be a non-empty list")
+            laws = frozenset(law_number(str(law)) for law in raw["laws"])
+            split = raw.get("split")
+            items.append(Labelled(str(raw["query"]), laws, split if isinstance(split, str) else None))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
+    return items
+
+
+def read_examples(directory: Path = EXAMPLES_DIR) -> list[Labelled]:
+    """Every worked example: the directory's ``*.jsonl`` files."""
+    return [item for path in sorted(directory.glob("*.jsonl")) for item in read_labelled(path)]
+
+
+def same_query(query: str) -> str:
+    """A description as compared with another: case and spacing do not make it a different one."""
+    return " ".join(query.lower().split())
 
 
 def lint_examples(book: LawBook, directory: Path = EXAMPLES_DIR) -> LintReport:
@@ -69,7 +87,7 @@ def lint_examples(book: LawBook, directory: Path = EXAMPLES_DIR) -> LintReport:
         for example in examples
         for law in sorted(example.laws - book.laws.keys())
     ]
-    seen = Counter(" ".join(e.query.lower().split()) for e in examples)
+    seen = Counter(same_query(e.query) for e in examples)
     problems += [Finding("knowledge/examples", f"{query!r} appears {n} times") for query, n in seen.items() if n > 1]
     return LintReport(problems, [])
 
@@ -89,7 +107,7 @@ def features(tokens: list[str], text: str) -> Counter[str]:
 class ExampleVotes:
     """Scores laws for a query by the examples it resembles. Built once per process."""
 
-    def __init__(self, examples: Iterable[Example], tokens: Callable[[str], list[str]]) -> None:
+    def __init__(self, examples: Iterable[Labelled], tokens: Callable[[str], list[str]]) -> None:
         self.examples = [e for e in examples if e.laws]
         documents = {index: features(tokens(e.query), e.query) for index, e in enumerate(self.examples)}
         self.nearest = Bm25(documents)

@@ -162,9 +162,7 @@ class Normaliser:
                 if key.startswith(spelling, i):
                     end = origin[i + len(spelling)] if i + len(spelling) < len(key) else len(run)
                     typed = run[origin[i] : end]
-                    words += [
-                        Token(w if w in STOPWORDS else stem(w), typed) for w in self._expand(english.lower().split())
-                    ]
+                    words += [Token(self._stem(w), typed) for w in self._expand(english.lower().split())]
                     i += len(spelling)
                     break
             else:

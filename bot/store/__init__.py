@@ -215,10 +215,7 @@ def _fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[An
 
 def _session_and_log(db: sqlite3.Connection, session_id: int) -> tuple[SessionRow, list[Any]] | None:
     """A session's row and its events, read by one statement (one read transaction) so the two agree."""
-    try:
-        rows = db.execute(_SESSION_AND_LOG, (session_id,)).fetchall()
-    except sqlite3.OperationalError as exc:
-        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+    rows = _fetch(db, _SESSION_AND_LOG, (session_id,))
     if not rows:
         return None
     width = len(SessionRow.__slots__)
