@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from telegram import Bot
 from telegram.error import NetworkError
 
 from bot.logs import configure_logging
+from bot.telegram.app import chat_tag
 
 SECRET = TOKEN.split(":")[1]
 OTHER_TOKEN = "7654321:ZYXwvuTSRqpoNMLkjiHGFedcba987654321"
@@ -61,3 +64,15 @@ def test_a_given_secret_is_redacted_whatever_its_shape(
     configure_logging("DEBUG", "text", secrets=["not-shaped-like-a-token"])
     logging.getLogger("bot").info("token is %s", "not-shaped-like-a-token")
     assert capsys.readouterr().err.rstrip().endswith("token is ***")
+
+
+def test_chat_tags_are_keyed_with_the_installs_secret_salt(restored_logging: None, tmp_path: Path) -> None:
+    database = tmp_path / "data" / "bot.sqlite3"
+    configure_logging("INFO", "text", database=database)
+    tag = chat_tag(7012)
+    assert tag != hashlib.sha256(b"7012").hexdigest()[:10]  # hashing candidate ids does not find the chat
+    assert database.with_name("log-salt").stat().st_mode & 0o777 == 0o600
+    configure_logging("INFO", "text", database=database)  # the next start
+    assert chat_tag(7012) == tag
+    configure_logging("INFO", "text", database=tmp_path / "elsewhere" / "bot.sqlite3")  # another install
+    assert chat_tag(7012) != tag
