@@ -10,10 +10,13 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from bot.cli import build_parser
 from bot.config import ConfigError, load_config
@@ -211,3 +214,89 @@ def test_compose_and_systemd_files_are_well_formed() -> None:
     ):
         assert setting in unit
     assert "TELEGRAM_BOT_TOKEN=" not in unit
+
+
+def _locked() -> dict[str, tuple[str, list[str]]]:
+    """deploy/requirements.lock as name → (version, hashes)."""
+    text = (DEPLOY / "requirements.lock").read_text(encoding="utf-8").replace("\\\n", " ")
+    locked = {}
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, version = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", line).groups()  # type: ignore[union-attr]
+            locked[canonicalize_name(name)] = (version, re.findall(r"--hash=sha256:([0-9a-f]{64})", line))
+    return locked
+
+
+def test_the_image_is_built_from_pinned_parts_only() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^FROM python:3\.11-slim@sha256:[0-9a-f]{64}$", dockerfile, re.M)
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text(encoding="utf-8"))
+    images = [s["image"] for s in compose["services"].values() if "image" in s]
+    assert images and all(re.fullmatch(r"[a-z0-9/]+:[\w.-]+@sha256:[0-9a-f]{64}", i) for i in images), images
+    installs = re.findall(r"pip install[^\n]*", dockerfile)
+    assert installs == ["pip install --no-cache-dir --require-hashes --only-binary=:all: -r requirements.lock"]
+    assert "COPY deploy/requirements.lock ./" in dockerfile
+    locked = _locked()
+    assert all(hashes for _version, hashes in locked.values()), "every locked package has its hashes"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for dependency in map(Requirement, project["dependencies"]):
+        name = canonicalize_name(dependency.name)
+        assert name in locked and dependency.specifier.contains(locked[name][0]), dependency
+    assert {"tornado", "aiolimiter"} <= set(locked)  # the webhook server and the rate limiter
+
+
+def _docker_pattern(pattern: str) -> re.Pattern[str]:
+    """A .dockerignore pattern (Go's filepath.Match, plus ** for any folders) as a regular expression."""
+    parts = re.split(r"(\*\*/|\*\*|\*|\?)", pattern.strip("/"))
+    wild = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+    return re.compile("".join(wild.get(part, re.escape(part)) for part in parts))
+
+
+def _left_out_of_the_image(path: str) -> bool:
+    """Docker's rule: the last pattern that matches the path, or a folder holding it, decides."""
+    lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
+    patterns = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    folders = [path.split("/")[: i + 1] for i in range(path.count("/") + 1)]
+    left_out = False
+    for pattern in patterns:
+        regex = _docker_pattern(pattern.removeprefix("!"))
+        if any(regex.fullmatch("/".join(folder)) for folder in folders):
+            left_out = not pattern.startswith("!")
+    return left_out
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".git/config",
+        "data/bot.sqlite3",
+        "data/bot.sqlite3-wal",
+        "data/log-salt",
+        "backups/bot-2026-11-25.sqlite3",
+        "deploy/telegram-token",
+        "deploy/.env",
+        ".venv/bin/python",
+        "bot/__pycache__/cli.cpython-311.pyc",
+        "tests/test_deploy.py",
+    ],
+)
+def test_the_build_context_leaves_out_data_secrets_and_git(path: str) -> None:
+    assert _left_out_of_the_image(path)
+
+
+def test_the_build_context_holds_what_the_image_copies() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    copied = [source for line in re.findall(r"^COPY (.+) \S+$", dockerfile, re.M) for source in line.split()]
+    assert copied == ["deploy/requirements.lock", "bot", "knowledge", "dialogs"]
+    for source in copied:
+        files = [ROOT / source] if (ROOT / source).is_file() else (ROOT / source).rglob("*.*")
+        inside = [str(p.relative_to(ROOT)) for p in files]
+        assert [p for p in inside if "__pycache__" not in p and _left_out_of_the_image(p)] == []
+
+
+@pytest.mark.parametrize("path", ["deploy/telegram-token", "deploy/.env", "data/bot.sqlite3", "data/log-salt"])
+def test_git_ignores_the_token_and_the_data(path: str) -> None:
+    done = subprocess.run(["git", "check-ignore", "--no-index", "-q", path], cwd=ROOT, capture_output=True)
+    if done.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert done.returncode == 0, f"{path} is not ignored by git"

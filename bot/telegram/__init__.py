@@ -98,7 +98,7 @@ def run_telegram(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    configure_logging(config.log_level, config.log_format)
+    configure_logging(config.log_level, config.log_format, secrets=[token], database=config.database)
     try:
         return asyncio.run(serve(config, token))
     except Exception as exc:  # a start-up failure (bad token, no network): one line, no traceback

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -42,6 +41,7 @@ from bot.answers import build_answers
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
+from bot.logs import pseudonym
 from bot.matching import Candidate, Matcher
 from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
@@ -96,8 +96,8 @@ YOUNG_COLLECTION = 20_000  # allocations between collections of the youngest gen
 
 
 def chat_tag(chat_id: int | None) -> str:
-    """A chat id as it appears in logs: hashed, so logs do not identify chats."""
-    return hashlib.sha256(str(chat_id).encode()).hexdigest()[:10]
+    """A chat id as it appears in logs: a pseudonym keyed with the install's secret salt (see bot.logs)."""
+    return pseudonym(chat_id)
 
 
 async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
