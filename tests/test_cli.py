@@ -71,7 +71,7 @@ def test_lint_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint"]) == 0
     out = capsys.readouterr().out
     assert "OK: knowledge base and charts clean" in out
-    assert "note  Law 27D: known gap" in out
+    assert "note  Law 30C: known gap" in out and "Law 27D" not in out
 
 
 def test_coverage_json_maps_every_law_to_its_charts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -785,6 +785,12 @@ def apply_overrides(
             section["text"] = item["text"]
         if "heading" in item:
             section["heading"] = item["heading"]
+        if "complete" in item:
+            done = item["complete"]
+            acbl_line(acbl, done["check"]["line"], done["check"]["words"])
+            section["text"] = f"{section['text'].rstrip()} {done['text']}"
+            section["provenance"] = "000+web"
+            section["completion"] = {"text": done["text"], "url": done["url"]}
         if "gap" in item:
             section["gap"] = item["gap"]
         if "paraphrase" in item:

@@ -6,6 +6,8 @@ from bot.laws.book import Definition, LawBook, Passage, Section
 from bot.laws.glossary import Term
 
 SHORT_QUOTE = 220
+# Why a part is missing is a build note for reviewers (knowledge/overrides.yaml); a reader is told only this.
+GAP = "the 2017 wording of this part is not available here"
 
 
 def section_lines(section: Section, base_depth: int) -> list[str]:
@@ -27,11 +29,9 @@ def section_lines(section: Section, base_depth: int) -> list[str]:
     elif body:
         lines += [f"{indent}{line}" for line in body.split("\n")]
     if section.gap:
-        lines.append(f"{indent}  [gap in the 2017 source: {section.gap}]")
+        lines.append(f"{indent}  [{GAP}]")
     if section.paraphrase:
-        lines.append(
-            f"{indent}  [not law text — paraphrase from {section.paraphrase.source}: {section.paraphrase.text}]"
-        )
+        lines.append(f"{indent}  [not the law's wording — a commentary's paraphrase: {section.paraphrase.text}]")
     return lines
 
 
@@ -64,7 +64,7 @@ def _closing_lines(section: Section, base_depth: int) -> list[str]:
 
 def format_definition(definition: Definition) -> str:
     if definition.gap:
-        return f"{definition.term}: [gap in the 2017 source: {definition.gap}]\n"
+        return f"{definition.term}: [{GAP}]\n"
     return f"{definition.term} — {definition.text}\n"
 
 
