@@ -111,3 +111,23 @@ def test_a_closing_sentence_follows_the_subsections(capsys: pytest.CaptureFixtur
     lines = capsys.readouterr().out.rstrip().splitlines()
     assert lines[-1].strip() == "The board is rescored with such trick awarded to his side."
     assert lines[-2].strip().startswith("2. if a player has agreed to the loss of a trick")
+
+
+def test_a_chart_picture_shows_real_arrows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", "simultaneous-calls"]) == 0
+    dot = capsys.readouterr().out
+    assert "→ chart call-out-of-rotation" in dot and "u2192" not in dot
+
+
+def test_footnotes_read_as_footnotes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", "50"]) == 0
+    text = capsys.readouterr().out
+    assert "[^" not in text
+    assert "\n¹³ If the player is unable to lead as required see Law 59." in text
+
+
+def test_a_missing_part_says_so_without_build_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["law", "30C"]) == 0
+    text = capsys.readouterr().out
+    assert "the 2017 wording of this part is not available here" in text
+    assert "seed" not in text.casefold() and "line " not in text

@@ -25,6 +25,12 @@ _DOT_SHAPES = {Question: "diamond", Ruling: "box", Note: "note", Jump: "cds", Pa
 _WRAP = 34
 
 
+def _q(text: str) -> str:
+    """A quoted DOT/Mermaid string. Non-ASCII stays as it is: neither format reads JSON's \\u escapes, so an
+    arrow would print as a literal ``u2192``."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _wrap(text: str, width: int = _WRAP) -> str:
     """Break a label into short lines so the picture stays narrow."""
     lines: list[str] = []
@@ -64,27 +70,27 @@ def _edges(node: Node) -> list[tuple[str, str]]:
 def to_dot(chart: Chart, visited: Collection[str] = (), taken: Collection[tuple[str, str]] = ()) -> str:
     """Graphviz DOT; nodes in ``visited`` and edges in ``taken`` are drawn bold and coloured."""
     lines = [
-        f"digraph {json.dumps(chart.id)} {{",
-        f"  label={json.dumps(chart.title + ' (2017 Laws ' + ', '.join(chart.laws) + ')')};",
+        f"digraph {_q(chart.id)} {{",
+        f"  label={_q(chart.title + ' (2017 Laws ' + ', '.join(chart.laws) + ')')};",
         '  labelloc="t"; rankdir="TB";',
         '  node [fontname="Helvetica", fontsize=10]; edge [fontname="Helvetica", fontsize=9];',
     ]
     for node in chart.nodes.values():
         shape = _DOT_SHAPES.get(type(node), "ellipse")
         style = ', style="bold,filled", fillcolor="#ffe08a", color="#b35900"' if node.id in visited else ""
-        lines.append(f"  {json.dumps(node.id)} [shape={shape}, label={json.dumps(_wrap(_label(node)))}{style}];")
+        lines.append(f"  {_q(node.id)} [shape={shape}, label={_q(_wrap(_label(node)))}{style}];")
     for node in chart.nodes.values():
         for target, label in _edges(node):
             style = ', penwidth=2.5, color="#b35900"' if (node.id, target) in taken else ""
             lines.append(
-                f"  {json.dumps(node.id)} -> {json.dumps(target)} [label={json.dumps(_wrap(label, 24))}{style}];"
+                f"  {_q(node.id)} -> {_q(target)} [label={_q(_wrap(label, 24))}{style}];"
             )
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
 def _mermaid_text(text: str) -> str:
-    return json.dumps(text.replace('"', "'")).replace("\\n", "<br/>")
+    return _q(text.replace('"', "'")).replace("\\n", "<br/>")
 
 
 def to_mermaid(chart: Chart, visited: Collection[str] = (), taken: Collection[tuple[str, str]] = ()) -> str:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.laws.book import Definition, LawBook, Passage, Section
 from bot.laws.glossary import Term
 
 SHORT_QUOTE = 220
 # Why a part is missing is a build note for reviewers (knowledge/overrides.yaml); a reader is told only this.
+_MARKER = re.compile(r"\[\^(\d+)\]")
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 GAP = "the 2017 wording of this part is not available here"
 
 
@@ -52,8 +56,13 @@ def format_passage(book: LawBook, passage: Passage) -> str:
     text = "\n".join(lines)
     notes = [f for f in passage.law.footnotes if f"[^{f.number}]" in text]
     if notes:
-        lines += ["", *(f"[^{f.number}] {f.text}" for f in notes)]
-    return "\n".join(lines).rstrip() + "\n"
+        lines += ["", *(f"{_superscript(f.number)} {f.text}" for f in notes)]
+    return _MARKER.sub(lambda m: _superscript(int(m.group(1))), "\n".join(lines)).rstrip() + "\n"
+
+
+def _superscript(number: int) -> str:
+    """A footnote marker as a book prints it (the data keeps ``[^N]``, which is markup, not reading)."""
+    return str(number).translate(_SUPERSCRIPT)
 
 
 def _closing_lines(section: Section, base_depth: int) -> list[str]:
@@ -93,7 +102,7 @@ def short_quote(book: LawBook, ref: str) -> str:
     passage = book.passage(ref)
     if passage is None:
         return ""
-    body = " ".join(s.text.replace("\n", " ") for s in passage.sections if s.text).strip()
+    body = _MARKER.sub("", " ".join(s.text.replace("\n", " ") for s in passage.sections if s.text)).strip()
     if len(body) > SHORT_QUOTE:
         body = body[:SHORT_QUOTE].rsplit(" ", 1)[0] + " …"
     return body
