@@ -82,9 +82,7 @@ def to_dot(chart: Chart, visited: Collection[str] = (), taken: Collection[tuple[
     for node in chart.nodes.values():
         for target, label in _edges(node):
             style = ', penwidth=2.5, color="#b35900"' if (node.id, target) in taken else ""
-            lines.append(
-                f"  {_q(node.id)} -> {_q(target)} [label={_q(_wrap(label, 24))}{style}];"
-            )
+            lines.append(f"  {_q(node.id)} -> {_q(target)} [label={_q(_wrap(label, 24))}{style}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
