@@ -35,6 +35,9 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     state = walk("call-out-of-rotation", "pass", "no", "rho", "no-one", "refuse", GO, GO, "no")
     assert state.finished
     assert "passed at their next turn" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
+    # The lead is free because Law 30A names no restriction, not because of a comparable call.
+    free = next(r for r in state.rulings if r.node == "no-restriction-30a")
+    assert "comparable" not in free.text and "Law 30A names no lead restriction" in free.text
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
@@ -76,6 +79,13 @@ def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:
     state = walk("inadmissible-call", "above-seven", "yes", GO)
     assert state.finished and state.rulings[-1].laws == ("38D",)
+
+
+def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> None:
+    # Law 36 has no comparable-call exception: the director is never asked about one, and Law 26B stays.
+    state = walk("inadmissible-call", "double", "auction", "no", "yes", GO)
+    assert state.chart.id == "lead-restrictions" and state.node.id == "wait-for-auction"
+    assert all("comparable" not in a.question for a in state.answered)
 
 
 def test_inadmissible_double_noticed_after_the_opening_lead() -> None:

@@ -17,9 +17,12 @@ def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
     state = walk(
         "claim",
         *("claim", "yes", "disputed", "continue", "continue", "continue", "declarer", "yes", "no", "yes", "yes"),
-        *("continue", "yes"),
+        *("one", "yes"),
     )
-    assert state.finished and state.rulings[-1].node == "claim-accepted"
+    # The ruling read aloud gives the trump trick to the defenders; it never says "scored as claimed" alone.
+    assert state.finished and state.rulings[-1].node == "claim-less-trump"
+    assert "the opponents get one trick" in state.rulings[-1].text and "less one trick" in state.rulings[-1].text
+    assert state.rulings[-1].laws[0] == "70C"
     assert [a.answer for a in state.answered][3:6] == ["Continue", "Continue", "Continue"]
 
 
