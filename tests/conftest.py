@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
+from bot.dialogs.scenario import walk_named
 from bot.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -30,12 +31,6 @@ def take(engine: Engine, walk: Walk, *options: str) -> Walk:
     return walk
 
 
-def walk(chart_id: str, *options: str, **given: str) -> Walk:
-    """Walk a chart of dialogs/ by option ids, from the variables a calling chart would pass (``given``)."""
-    engine = Engine(load_charts())
-    return take(engine, engine.begin(chart_id, given), *options)
-
-
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(tmp_path / "bot.sqlite3")
@@ -46,3 +41,9 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 @pytest.fixture
 def dialogs(store: Store, demo_charts: dict[str, Chart]) -> Dialogs:
     return Dialogs(store, demo_charts)
+
+
+def answer(chart_id: str, answers: dict[str, str | list[str]], until: str | None = None, **given: str) -> Walk:
+    """Walk a chart of dialogs/ by answers named by question (node id, or ``chart/node`` in a chart it jumps
+    into), to its end or to the node ``until``; fails on a question the answers do not name."""
+    return walk_named(Engine(load_charts()), chart_id, answers, given, until)

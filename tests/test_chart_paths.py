@@ -1,5 +1,8 @@
 """Every path of every chart in dialogs/, generated and walked: each ends in a ruling that cites existing law.
 
+A jump into another chart is walked along one path there; the called chart's own paths, started with every
+set of variables a caller passes, cover the rest.
+
 The reviewed snapshots (tests/snapshots/) and the chart index must match what the charts produce now;
 after changing a chart run ``python tools/refresh_charts.py`` and review the diff.
 """
@@ -8,13 +11,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.lint import lint_charts
-from bot.dialogs.model import Ruling
+from bot.dialogs.model import Question, Ruling
 from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.report import INDEX_FILE, SNAPSHOT_DIR, chart_index_markdown, snapshot_text
 from bot.laws import load_lawbook
@@ -54,6 +58,21 @@ def test_the_reviewed_snapshot_is_current(chart_id: str) -> None:
     assert snapshot.read_text(encoding="utf-8") == snapshot_text(CHARTS, chart_id), (
         f"rulings of {chart_id} changed: run python tools/refresh_charts.py and review the diff"
     )
+
+
+def test_a_jump_is_one_line_of_the_callers_snapshot_naming_the_chart_and_what_it_passes() -> None:
+    text = snapshot_text(CHARTS, "call-out-of-rotation")
+    assert "JUMP → inadmissible-call with offence = double, turn = out-of-turn (its ruling ends this chart)" in text
+    assert "JUMP → lead-restrictions with withdrawal = pass-rho (back here after its ruling)" in text
+    assert "What was called out of rotation?" not in snapshot_text(CHARTS, "simultaneous-calls")
+
+
+def test_changing_a_called_chart_changes_only_its_own_snapshot() -> None:
+    called = CHARTS["call-out-of-rotation"]
+    node = next(n for n in called.nodes.values() if isinstance(n, Question))
+    edited = {**CHARTS, called.id: replace(called, nodes={**called.nodes, node.id: replace(node, ask="Reworded?")})}
+    assert snapshot_text(edited, "simultaneous-calls") == snapshot_text(CHARTS, "simultaneous-calls")
+    assert snapshot_text(edited, called.id) != snapshot_text(CHARTS, called.id)
 
 
 def test_the_chart_index_is_current() -> None:

@@ -1,16 +1,26 @@
-"""Real table cases from the auction period (Laws 9-40), walked through the auction charts by option ids."""
+"""Real table cases from the auction period (Laws 9-40), walked through the auction charts, each answer named
+by its question."""
 
 from __future__ import annotations
 
-from conftest import walk
-
-GO = "continue"  # a note's "Continue" and a park's "Resume"
+from conftest import answer
 
 
 def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage() -> None:
     # Seed 001, Law 31 example: South is dealer, North "opens" 1S; not accepted; North later bids a
     # comparable call. No further rectification, no lead restrictions, score stands (31B2, 31A2(a)).
-    state = walk("call-out-of-rotation", "bid", "no", "partner", "no-one", "refuse", GO, "yes", GO, GO, "no")
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "bid",
+            "rho-must-pass": "no",
+            "whose-turn": "partner",
+            "called-since": "no-one",
+            "lho-option": "refuse",
+            "comparable-call/test": "yes",
+            "comparable-call/damage-comparable": "no",
+        },
+    )
     assert state.finished
     assert "comparable" in state.rulings[-1].text and "score stands" in state.rulings[-1].text
     assert "31A2(a)" in state.rulings[-1].laws
@@ -18,21 +28,52 @@ def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage
 
 
 def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_suit() -> None:
-    state = walk(
-        "call-out-of-rotation", "bid", "no", "partner", "no-one", "refuse", GO, "no", GO, GO, "defender", "prohibit"
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "bid",
+            "rho-must-pass": "no",
+            "whose-turn": "partner",
+            "called-since": "no-one",
+            "lho-option": "refuse",
+            "comparable-call/test": "no",
+            "lead-restrictions/offender-role": "defender",
+            "lead-restrictions/declarer-choice": "prohibit",
+        },
+        until="comparable-call/play-on-not-comparable",
     )
     assert "prohibits the lead of the chosen suit" in state.rulings[-1].text
     assert "26B" in state.rulings[-1].laws
     assert not state.finished  # the chart goes on to the end-of-play checks (72C, 16C2)
-    state = walk(
+    state = answer(
         "call-out-of-rotation",
-        *("bid", "no", "partner", "no-one", "refuse", GO, "no", GO, GO, "defender", "prohibit", GO, "yes"),
+        {
+            "what-call": "bid",
+            "rho-must-pass": "no",
+            "whose-turn": "partner",
+            "called-since": "no-one",
+            "lho-option": "refuse",
+            "comparable-call/test": "no",
+            "lead-restrictions/offender-role": "defender",
+            "lead-restrictions/declarer-choice": "prohibit",
+            "comparable-call/aware": "yes",
+        },
     )
     assert state.finished and "72C" in state.rulings[-1].laws and "adjusted score" in state.rulings[-1].text
 
 
 def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
-    state = walk("call-out-of-rotation", "pass", "no", "rho", "no-one", "refuse", GO, GO, "no")
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "pass",
+            "rho-must-pass": "no",
+            "whose-turn": "rho",
+            "called-since": "no-one",
+            "lho-option": "refuse",
+            "pass-rho-aware": "no",
+        },
+    )
     assert state.finished
     assert "passed at their next turn" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
     # The lead is free because Law 30A names no restriction, not because of a comparable call.
@@ -41,70 +82,115 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
-    state = walk("call-out-of-rotation", "bid", "no", "rho", "lho-over")
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "bid", "rho-must-pass": "no", "whose-turn": "rho", "called-since": "lho-over"},
+    )
     assert state.finished and state.rulings[-1].laws == ("29A",)
 
 
 def test_dealer_bids_over_an_opening_out_of_turn_intending_to_open_28b() -> None:
     # Seed 001, Law 28 example 2: East opens out of turn, South (dealer) meant to open: 28B.
-    state = walk("call-out-of-rotation", "bid", "no", "partner", "correct-player", GO)
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "bid", "rho-must-pass": "no", "whose-turn": "partner", "called-since": "correct-player"},
+    )
     assert state.finished and "28B" in state.rulings[-1].laws and "16C2" in state.rulings[-1].laws
 
 
 def test_slow_pass_then_partner_bids_on_with_a_logical_alternative_goes_to_adjusted_score() -> None:
-    state = walk("unauthorised-information", "partner", "yes", "yes", "yes", "yes", GO)
+    state = answer(
+        "unauthorised-information",
+        {
+            "ask-source": "partner",
+            "partner-facts": "yes",
+            "play-ended": "yes",
+            "suggested": "yes",
+            "logical-alternative": "yes",
+        },
+        until="adjusted-score/damaged",
+    )
     assert not state.finished and state.chart.id == "adjusted-score"
-    state = walk("unauthorised-information", "partner", "yes", "yes", "yes", "no")
+    state = answer(
+        "unauthorised-information",
+        {
+            "ask-source": "partner",
+            "partner-facts": "yes",
+            "play-ended": "yes",
+            "suggested": "yes",
+            "logical-alternative": "no",
+        },
+    )
     assert state.finished and "no logical alternative" in state.rulings[-1].text
     assert "16B1(b)" in state.rulings[-1].laws
 
 
 def test_withdrawn_call_information_is_authorized_for_the_non_offenders() -> None:
-    state = walk("unauthorised-information", "withdrawn", "non-offending")
+    state = answer("unauthorised-information", {"ask-source": "withdrawn", "ask-side": "non-offending"})
     assert state.finished and state.rulings[-1].laws == ("16C1", "16A1(b)")
 
 
 def test_pulled_the_wrong_bidding_card_before_partner_called_no_lead_restrictions() -> None:
-    state = walk("change-of-call", "unintended", "no", "no", GO)
+    state = answer("change-of-call", {"intent": "unintended", "partner-called": "no", "lho-called": "no"})
     assert state.finished and state.rulings[-1].laws == ("25A1",)
     assert "lead restrictions of Law 26 do not apply" in state.rulings[-1].text
 
 
 def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
-    state = walk("change-of-call", "intended", "yes", "refuse", GO, "no", "ended", "declaring-side")
+    state = answer(
+        "change-of-call",
+        {
+            "intent": "intended",
+            "substituted": "yes",
+            "lho-accepts": "refuse",
+            "lead-restrictions/comparable-q": "no",
+            "lead-restrictions/auction-over": "ended",
+            "lead-restrictions/offender-role": "declaring-side",
+        },
+    )
     assert state.finished and "26B" in state.rulings[-1].laws
     assert any("25B2" in a.laws for a in state.answered)
 
 
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:
-    state = walk("inadmissible-call", "above-seven", "yes", GO)
+    state = answer("inadmissible-call", {"what": "above-seven", "seven-lho": "yes"})
     assert state.finished and state.rulings[-1].laws == ("38D",)
 
 
 def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> None:
     # Law 36 has no comparable-call exception: the director is never asked about one, and Law 26B stays.
-    state = walk("inadmissible-call", "double", "auction", "no", "yes", GO)
-    assert state.chart.id == "lead-restrictions" and state.node.id == "wait-for-auction"
+    state = answer(
+        "inadmissible-call",
+        {"what": "double", "double-when": "auction", "double-lho": "no", "double-own-turn-q": "yes"},
+        until="lead-restrictions/offender-role",
+    )
+    assert state.chart.id == "lead-restrictions" and state.node.id == "offender-role"
     assert all("comparable" not in a.question for a in state.answered)
 
 
 def test_inadmissible_double_noticed_after_the_opening_lead() -> None:
-    state = walk("inadmissible-call", "double", "after-lead")
+    state = answer("inadmissible-call", {"what": "double", "double-when": "after-lead"})
     assert state.finished and state.rulings[-1].laws == ("36C",)
     assert "as if the inadmissible call had not been made" in state.rulings[-1].text
 
 
 def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_up() -> None:
-    state = walk("card-exposed-during-auction", "yes", "honour", GO, GO, "declaring", GO, GO, "no")
+    state = answer(
+        "card-exposed-during-auction",
+        {"own-error": "yes", "what-exposed": "honour", "offender-role": "declaring", "aware": "no"},
+    )
     assert state.finished and "passed once" in state.rulings[-1].text
     assert "24B" in state.rulings[-1].laws and any("24D" in a.laws for a in state.answered)
 
 
 def test_wrong_board_cards_partner_already_called_adjusted_score() -> None:
-    state = walk("wrong-board", "wrong-cards", "yes")
+    state = answer("wrong-board", {"what-happened": "wrong-cards", "partner-called": "yes"})
     assert state.finished and "adjusted score" in state.rulings[-1].text and "15A2(a)" in state.rulings[-1].laws
 
 
 def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification() -> None:
-    state = walk("irregularity-procedure", "opponent", "non-offenders", "yes", "no")
+    state = answer(
+        "irregularity-procedure",
+        {"who-drew": "opponent", "players-acted": "non-offenders", "forfeit": "yes", "gained": "no"},
+    )
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws

@@ -2,173 +2,359 @@
 
 from __future__ import annotations
 
-from conftest import walk
+import pytest
+from conftest import answer
+
+from bot.dialogs.scenario import UnnamedAnswer
 
 
 def test_loot_by_the_wrong_defender_declarer_spreads_and_becomes_dummy() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "spread")
+    state = answer(
+        "opening-lead-out-of-turn",
+        {
+            "who-led": "defender",
+            "told-to-lead": "no",
+            "dummy-seen": "no",
+            "began-spreading": "no",
+            "declarer-options": "spread",
+        },
+    )
     assert state.finished
     assert "becomes dummy" in state.rulings[-1].text and "presumed dummy becomes declarer" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("54A",)
 
 
 def test_loot_when_declarer_has_begun_to_spread_the_whole_hand_is_spread() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "yes")
+    state = answer(
+        "opening-lead-out-of-turn",
+        {"who-led": "defender", "told-to-lead": "no", "dummy-seen": "no", "began-spreading": "yes"},
+    )
     assert state.rulings[-1].laws == ("54A",)
 
 
 def test_loot_accepted_second_card_from_declarers_hand() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "accept")
+    state = answer(
+        "opening-lead-out-of-turn",
+        {
+            "who-led": "defender",
+            "told-to-lead": "no",
+            "dummy-seen": "no",
+            "began-spreading": "no",
+            "declarer-options": "accept",
+        },
+    )
     assert "second card to the trick is played from declarer's hand" in state.rulings[-1].text
     assert {"54B", "53A"} <= set(state.rulings[-1].laws)
 
 
 def test_loot_already_accepted_when_declarer_played_a_card_to_it() -> None:
     # Seed 001: dropping or playing a card is not spreading the hand; a play from the next hand accepts the lead.
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "accepted")
+    state = answer(
+        "opening-lead-out-of-turn",
+        {"who-led": "defender", "told-to-lead": "no", "dummy-seen": "no", "began-spreading": "accepted"},
+    )
     assert state.finished and "accepted and stands as a correct lead" in state.rulings[-1].text
     assert "53A" in state.rulings[-1].laws
 
 
 def test_loot_when_declarer_saw_dummy_the_lead_must_be_accepted() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "yes")
+    state = answer("opening-lead-out-of-turn", {"who-led": "defender", "told-to-lead": "no", "dummy-seen": "yes"})
     assert "must accept the lead" in state.rulings[-1].text and "54C" in state.rulings[-1].laws
 
 
 def test_loot_refused_makes_a_major_penalty_card_with_declarers_lead_options() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one")
+    state = answer(
+        "opening-lead-out-of-turn",
+        {
+            "who-led": "defender",
+            "told-to-lead": "no",
+            "dummy-seen": "no",
+            "began-spreading": "no",
+            "declarer-options": "refuse",
+            "penalty-card/how-many": "one",
+        },
+        until="penalty-card/major-declarer-choice",
+    )
     assert state.node.id == "major-declarer-choice"  # the penalty-card chart already knows who is on lead
-    walk_on = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one", "prohibit")
+    walk_on = answer(
+        "opening-lead-out-of-turn",
+        {
+            "who-led": "defender",
+            "told-to-lead": "no",
+            "dummy-seen": "no",
+            "began-spreading": "no",
+            "declarer-options": "refuse",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-declarer-choice": "prohibit",
+        },
+    )
     assert walk_on.finished and walk_on.rulings[-1].chart == "penalty-card"
     assert "50D2(a)" in walk_on.rulings[-1].laws
 
 
 def test_loot_after_an_opponent_said_it_was_their_lead_is_retracted_freely() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "yes")
+    state = answer("opening-lead-out-of-turn", {"who-led": "defender", "told-to-lead": "yes"})
     assert "without further rectification" in state.rulings[-1].text and "47E1" in state.rulings[-1].laws
 
 
 def test_opening_lead_by_presumed_dummy_cannot_be_accepted() -> None:
-    state = walk("opening-lead-out-of-turn", "declaring-side")
+    state = answer("opening-lead-out-of-turn", {"who-led": "declaring-side"})
     assert "cannot be accepted" in state.rulings[-1].text and "54E" in state.rulings[-1].laws
 
 
 def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_denomination() -> None:
     # 1NT (1♥) ... the 1♥ bidder did not see the opening; he corrects to 2♥, his partner may call freely.
-    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue")
+    state = answer(
+        "insufficient-bid",
+        {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "refuse", "replacement": "lowest"},
+        until="play-on-b1",
+    )
     assert state.parked  # play on; the director is called back to judge damage (27D)
-    done = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "no")
+    done = answer(
+        "insufficient-bid",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "lowest",
+            "damaged-b1": "no",
+        },
+    )
     assert "lowest sufficient bid in the same denomination(s)" in done.rulings[-1].text
     assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
 
 
 def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() -> None:
-    done = walk(
-        "insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "yes", "continue"
+    done = answer(
+        "insufficient-bid",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "lowest",
+            "damaged-b1": "yes",
+        },
+        until="adjusted-score/can-assign",
     )
     assert done.chart.id == "adjusted-score"
-    finished = walk(
+    finished = answer(
         "insufficient-bid",
-        "intended",
-        "in-turn",
-        "refuse",
-        "lowest",
-        "continue",
-        "continue",
-        "yes",
-        "continue",
-        "single",
-        "no",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "lowest",
+            "damaged-b1": "yes",
+            "adjusted-score/can-assign": "single",
+            "adjusted-score/self-inflicted": "no",
+        },
     )
     assert finished.finished and "ASSIGNED adjusted score" in finished.rulings[-1].text
 
 
 def test_insufficient_bid_replaced_by_a_pass_goes_through_the_comparable_call_test() -> None:
-    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other")
+    state = answer(
+        "insufficient-bid",
+        {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "refuse", "replacement": "other"},
+        until="comparable-call/test",
+    )
     assert state.chart.id == "comparable-call" and state.node.id == "test"  # offence already known
-    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other", "no")
+    state = answer(
+        "insufficient-bid",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "other",
+            "comparable-call/test": "no",
+        },
+        until="comparable-call/partner-passes-always",
+    )
     assert "whenever it is their turn to call" in state.render(state.node.note) and "27B2" in state.node.laws
 
 
 def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_throughout() -> None:
-    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "double", "no")
-    assert "cancelled" in state.render(state.node.note) and "27B3" in state.node.laws
-    done = walk(
+    state = answer(
         "insufficient-bid",
-        "intended",
-        "in-turn",
-        "refuse",
-        "double",
-        "no",
-        "continue",
-        "continue",
-        "declaring-side",
-        "continue",
-        "no",
-        "no",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "double",
+            "double-comparable": "no",
+        },
+        until="partner-passes",
+    )
+    assert "cancelled" in state.render(state.node.note) and "27B3" in state.node.laws
+    done = answer(
+        "insufficient-bid",
+        {
+            "unintended": "intended",
+            "in-rotation": "in-turn",
+            "lho-accepts": "refuse",
+            "replacement": "double",
+            "double-comparable": "no",
+            "lead-restrictions/offender-role": "declaring-side",
+            "aware": "no",
+            "used-information": "no",
+        },
     )
     assert done.finished and "had to pass for the rest of" in done.rulings[-1].text
     assert {"27B3", "72C", "16C2"} <= set(done.rulings[-1].laws)
 
 
 def test_insufficient_bid_accepted_by_lho() -> None:
-    state = walk("insufficient-bid", "intended", "in-turn", "accept")
+    state = answer("insufficient-bid", {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "accept"})
     assert state.rulings[-1].laws == ("27A1", "27C")
 
 
 def test_unintended_insufficient_bid_goes_to_law_25() -> None:
-    state = walk("insufficient-bid", "unintended")
+    state = answer("insufficient-bid", {"unintended": "unintended"}, until="change-of-call/intent")
     assert state.chart.id == "change-of-call"
 
 
 def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
     # Defender ruffs partner's winner (the revoke trick) and his side wins a later trick: two tricks go over.
-    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "offender", "yes", "no")
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "in-time",
+            "kind-of-revoke": "none",
+            "revoke-trick": "offender",
+            "later-after-won": "yes",
+            "equity": "no",
+        },
+    )
     assert state.finished and "(two tricks)" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("63B", "64A1")
 
 
 def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() -> None:
-    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "other", "no", "no")
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "in-time",
+            "kind-of-revoke": "none",
+            "revoke-trick": "other",
+            "any-won": "no",
+            "equity": "no",
+        },
+    )
     assert "no trick is transferred" in state.rulings[-1].text and "64B1" in state.rulings[-1].laws
 
 
 def test_established_revoke_not_won_by_the_offender_but_a_later_trick_won_transfers_one() -> None:
-    state = walk("revoke", "revoke", "no", "yes", "in-time", "none", "continue", "other", "yes", "no")
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "in-time",
+            "kind-of-revoke": "none",
+            "revoke-trick": "other",
+            "any-won": "yes",
+            "equity": "no",
+        },
+    )
     assert "one trick is transferred" in state.rulings[-1].text and "64A2" in state.rulings[-1].laws
 
 
 def test_revoke_corrected_before_establishment_by_a_defender_gives_a_major_penalty_card() -> None:
-    state = walk("revoke", "revoke", "no", "no", "defender")
+    state = answer(
+        "revoke",
+        {"what-happened": "revoke", "trick-twelve": "no", "established": "no", "who-revoked": "defender"},
+        until="defender-corrects",
+    )
     assert state.node.id == "defender-corrects" and "major penalty card" in state.render(state.node.note)
-    state = walk("revoke", "revoke", "no", "no", "defender", "continue", "one", "offender-plays")
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "no",
+            "who-revoked": "defender",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-who-next": "offender-plays",
+        },
+    )
     assert state.finished and state.rulings[-1].chart == "penalty-card"
     assert "It is a major penalty card" in state.rulings[-1].text
 
 
 def test_revoke_by_declarer_corrected_without_penalty() -> None:
     # Seed 001: declarer discards, then finds the ace of the suit led: he plays it, the discard goes back to hand.
-    state = walk("revoke", "revoke", "no", "no", "declarer")
+    state = answer(
+        "revoke", {"what-happened": "revoke", "trick-twelve": "no", "established": "no", "who-revoked": "declarer"}
+    )
     assert "no further rectification" in state.rulings[-1].text and "62B2" in state.rulings[-1].laws
 
 
 def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
-    state = walk("revoke", "revoke", "no", "yes", "too-late", "yes")
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "too-late",
+            "equity": "yes",
+        },
+        until="equity-adjust",
+    )
     assert state.node.id == "equity-adjust" and "64C1" in state.node.laws
-    done = walk("revoke", "revoke", "no", "yes", "too-late", "yes", "continue", "weighted", "no")
+    done = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "too-late",
+            "equity": "yes",
+            "adjusted-score/can-assign": "weighted",
+            "adjusted-score/self-inflicted": "no",
+        },
+    )
     assert done.finished and "WEIGHTED" in done.rulings[-1].text
 
 
 def test_revoke_on_trick_twelve_before_the_hands_are_returned_is_corrected() -> None:
-    state = walk("revoke", "revoke", "yes", "no")
+    state = answer("revoke", {"what-happened": "revoke", "trick-twelve": "yes", "twelve-hands": "no"})
     assert "must be corrected, even if established" in state.rulings[-1].text and "62D1" in state.rulings[-1].laws
 
 
 def test_dummy_asking_a_defender_about_a_revoke() -> None:
-    state = walk("revoke", "inquiry")
+    state = answer("revoke", {"what-happened": "inquiry"})
     assert "may not ask a defender" in state.rulings[-1].text and "61B2(b)" in state.rulings[-1].laws
 
 
 def test_both_sides_revoke_on_one_trick_both_corrected() -> None:
-    state = walk("revoke", "revoke", "no", "both")
+    state = answer(
+        "revoke", {"what-happened": "revoke", "trick-twelve": "no", "established": "both"}, until="both-same-trick"
+    )
     assert "both revokes" in state.render(state.node.note) and "62C3" in state.node.laws
+
+
+def test_a_question_the_scenario_does_not_name_fails_by_its_name() -> None:
+    with pytest.raises(UnnamedAnswer, match=r"told-to-lead asks .* names no answer for it \(options: yes, no\)"):
+        answer("opening-lead-out-of-turn", {"who-led": "defender"})
+
+
+def test_an_answer_the_walk_never_asks_for_fails_the_scenario() -> None:
+    # a scenario still naming a question the chart no longer asks on its path has gone another way
+    with pytest.raises(UnnamedAnswer, match="never asked for: began-spreading: no"):
+        answer(
+            "opening-lead-out-of-turn",
+            {"who-led": "defender", "told-to-lead": "no", "dummy-seen": "yes", "began-spreading": "no"},
+        )
+
+
+def test_an_answer_that_is_not_an_option_fails_with_the_options() -> None:
+    with pytest.raises(UnnamedAnswer, match=r"who-led: 'dummy' is not an option"):
+        answer("opening-lead-out-of-turn", {"who-led": "dummy"})

@@ -2,67 +2,139 @@
 
 from __future__ import annotations
 
-from conftest import walk
+from conftest import answer
 
 
 def test_dummy_who_looked_at_a_hand_points_out_a_defenders_lead_out_of_turn() -> None:
     # Dummy had peeked at East's cards; later West leads out of turn and dummy is first to say so (43B3).
-    parked = walk("dummy-rights", "defender-irregularity", "yes")
+    parked = answer(
+        "dummy-rights", {"what-happened": "defender-irregularity", "defender-rights": "yes"}, until="defender-park"
+    )
     assert parked.parked and "play continues as though it had not" in parked.render(parked.node.park)
-    state = walk("dummy-rights", "defender-irregularity", "yes", "continue", "yes")
+    state = answer(
+        "dummy-rights", {"what-happened": "defender-irregularity", "defender-rights": "yes", "defender-end": "yes"}
+    )
     assert state.finished and "adjusts only the defenders' score" in state.rulings[-1].text
     assert {"43B3", "43B1"} <= set(state.rulings[-1].laws)
 
 
 def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
-    state = walk("dummy-rights", "looked", "looked", "no")
+    state = answer("dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"})
     ruling = state.rulings[-1]
     assert "either defender chooses the hand declarer leads from" in ruling.text
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
 
 
 def test_dummy_after_peeking_asks_no_spades_partner_the_revoke_counts_as_established() -> None:
-    state = walk("dummy-rights", "asked-revoke", "yes", "yes")
+    state = answer(
+        "dummy-rights",
+        {"what-happened": "asked-revoke", "revoke-rights": "yes", "did-revoke": "yes"},
+        until="revoke-lost",
+    )
     assert state.node.id == "revoke-lost" and "43B2(b)" in state.node.laws
-    state = walk("dummy-rights", "asked-revoke", "yes", "yes", "continue")
+    state = answer(
+        "dummy-rights",
+        {"what-happened": "asked-revoke", "revoke-rights": "yes", "did-revoke": "yes"},
+        until="revoke/what-happened",
+    )
     assert state.chart.id == "revoke"  # the trick transfer is the revoke chart's
 
 
 def test_declarer_calls_the_queen_after_lho_covers_and_wants_the_ace() -> None:
     # Dummy AQ76, LHO plays the king, declarer calls "queen": not a slip of the tongue (seed 001, Law 45).
-    state = walk("card-from-dummy", "changed", "no", "no")
+    state = answer("card-from-dummy", {"what-happened": "changed", "since-played": "no", "slip": "no"})
     assert "stays played" in state.rulings[-1].text and "45C4(b)" in state.rulings[-1].laws
 
 
 def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() -> None:
-    state = walk("card-from-dummy", "wrong-card", "no")
+    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no"})
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
 
 
 def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_him() -> None:
     # WBF example: declarer leads the jack from dummy instead of from hand, RHO refuses, declarer finesses RHO.
-    parked = walk("lead-out-of-turn", "no", "no", "no", "no", "declarer-wrong-hand", "retract")
-    assert parked.parked and "must lead from the correct hand" in parked.render(parked.node.park)
-    state = walk("lead-out-of-turn", "no", "no", "no", "no", "declarer-wrong-hand", "retract", "continue", "yes")
-    assert state.node.id == "information-note" and "55C" in state.node.laws
-    state = walk(
+    parked = answer(
         "lead-out-of-turn",
-        *("no", "no", "no", "no", "declarer-wrong-hand", "retract", "continue", "yes", "continue"),
-        *("yes", "yes", "yes"),
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "declarer-wrong-hand",
+            "declarer-choice": "retract",
+        },
+        until="wrong-hand-park",
+    )
+    assert parked.parked and "must lead from the correct hand" in parked.render(parked.node.park)
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "declarer-wrong-hand",
+            "declarer-choice": "retract",
+            "information": "yes",
+        },
+        until="information-note",
+    )
+    assert state.node.id == "information-note" and "55C" in state.node.laws
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "declarer-wrong-hand",
+            "declarer-choice": "retract",
+            "information": "yes",
+            "unauthorised-information/suggested": "yes",
+            "unauthorised-information/logical-alternative": "yes",
+            "unauthorised-information/damage": "yes",
+        },
     )
     assert state.finished and state.rulings[-1].chart == "unauthorised-information"
     assert "adjusted score" in state.rulings[-1].text
 
 
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
-    state = walk("lead-out-of-turn", "no", "no", "no", "no", "defender-partner", "refuse", "continue", "one")
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "defender-partner",
+            "defender-choice": "refuse",
+            "penalty-card/how-many": "one",
+        },
+        until="penalty-card/major-declarer-choice",
+    )
     assert state.chart.id == "penalty-card" and state.node.id == "major-declarer-choice"
-    state = walk("lead-out-of-turn", "no", "no", "no", "no", "defender-partner", "refuse", "continue", "one", "require")
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "defender-partner",
+            "defender-choice": "refuse",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-declarer-choice": "require",
+        },
+    )
     assert "50D2(a)" in state.rulings[-1].laws
 
 
 def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() -> None:
-    state = walk("premature-play", "before-partner", "no", "no", "lowest")
+    state = answer(
+        "premature-play",
+        {"what": "before-partner", "both-hands": "no", "dummy-own": "no", "declarer-options": "lowest"},
+    )
     ruling = state.rulings[-1]
     assert "lowest card he holds of the suit led" in ruling.text and "major penalty card" in ruling.text
     assert {"57A2", "57B", "59"} <= set(ruling.laws)
@@ -70,25 +142,40 @@ def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() ->
 
 def test_defender_adds_the_ace_to_a_finished_trick_in_the_rhythm() -> None:
     # Seed 001: the trick is complete and the opening leader adds the ace "caught in the rhythm": not a lead.
-    state = walk("card-played", "fifth", "no", "defender", "continue", "new-card", "honour", "one", "offender-plays")
+    state = answer(
+        "card-played",
+        {
+            "whose-card": "fifth",
+            "fifth-led": "no",
+            "fifth-whose": "defender",
+            "penalty-card/situation": "new-card",
+            "penalty-card/which-card": "honour",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-who-next": "offender-plays",
+        },
+    )
     assert state.rulings[-1].chart == "penalty-card" and "major penalty card" in state.rulings[-1].text
 
 
 def test_declarer_faces_his_hand_saying_he_will_play_it_open() -> None:
-    state = walk("declarer-exposes-cards", "faced", "no-claim")
+    state = answer("declarer-exposes-cards", {"what": "faced", "intended-claim": "no-claim"})
     assert "did not claim" in state.rulings[-1].text and "48B2" in state.rulings[-1].laws
 
 
 def test_player_found_with_an_extra_card_after_the_next_trick_transfers_one_trick() -> None:
-    parked = walk("defective-trick", "yes", "no-card", "yes")
+    parked = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes"}, until="transfer-park")
     assert parked.parked and "card of the suit led" in parked.render(parked.node.park)
-    state = walk("defective-trick", "yes", "no-card", "yes", "continue", "yes")
+    state = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
     assert "one trick is transferred" in state.rulings[-1].text
     assert {"67B1", "64A2"} <= set(state.rulings[-1].laws)
 
 
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
-    state = walk("tricks-and-inspection", "pointed", "yes")
+    state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
-    state = walk("tricks-and-inspection", "pointed", "yes", "continue")
+    state = answer(
+        "tricks-and-inspection",
+        {"what": "pointed", "pointed-when": "yes"},
+        until="unauthorised-information/partner-facts",
+    )
     assert state.chart.id == "unauthorised-information" and state.node.id == "partner-facts"

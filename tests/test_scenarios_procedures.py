@@ -3,21 +3,44 @@ would give, with its laws (situations after the 2017 Laws and seed 001's comment
 
 from __future__ import annotations
 
-from conftest import walk
+from conftest import answer
 
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
     # Declarer claims the rest "all high", a small trump is still out and he never mentioned it.
-    state = walk("claim", "claim", "yes", "disputed")
+    state = answer(
+        "claim", {"what-said": "claim", "faced-for-claim": "yes", "agreed": "disputed"}, until="repeat-statement"
+    )
     assert state.node.id == "repeat-statement"  # the procedure starts by repeating the statement
-    state = walk(
-        "claim", "claim", "yes", "disputed", "continue", "continue", "continue", "declarer", "yes", "no", "yes", "yes"
+    state = answer(
+        "claim",
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "yes",
+            "trump-mentioned": "no",
+            "trump-unaware": "yes",
+            "trump-normal-play": "yes",
+        },
+        until="trump-trick",
     )
     assert state.node.id == "trump-trick" and "70C" in state.node.laws
-    state = walk(
+    state = answer(
         "claim",
-        *("claim", "yes", "disputed", "continue", "continue", "continue", "declarer", "yes", "no", "yes", "yes"),
-        *("one", "yes"),
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "yes",
+            "trump-mentioned": "no",
+            "trump-unaware": "yes",
+            "trump-normal-play": "yes",
+            "trump-trick": "one",
+            "line-stated": "yes",
+        },
     )
     # The ruling read aloud gives the trump trick to the defenders; it never says "scored as claimed" alone.
     assert state.finished and state.rulings[-1].node == "claim-less-trump"
@@ -28,84 +51,137 @@ def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
 
 def test_claim_needing_an_unstated_finesse_is_reduced() -> None:
     # AJ97 opposite KT86, "all mine", no word about the queen: the finesse is deemed to lose.
-    steps = ("claim", "yes", "disputed", "continue", "continue", "continue", "declarer", "no", "unstated-finesse", "no")
-    state = walk("claim", *steps)
+    state = answer(
+        "claim",
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "no",
+            "line-stated": "unstated-finesse",
+            "showed-out": "no",
+        },
+    )
     assert state.finished
     assert "least successful normal line" in state.rulings[-1].text
     assert {"70A", "70E1"} <= set(state.rulings[-1].laws)
 
 
 def test_defender_concedes_and_partner_objects_at_once() -> None:
-    state = walk("claim", "concession", "yes")
+    state = answer("claim", {"what-said": "concession", "defender-concession": "yes"})
     assert "Neither a concession nor a claim" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("68B2", "16C")
 
 
 def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
-    state = walk("claim", "concession", "no", "yes", "own-concession", "yes", "unlosable")
+    state = answer(
+        "claim",
+        {
+            "what-said": "concession",
+            "defender-concession": "no",
+            "agreed": "yes",
+            "agreed-later": "own-concession",
+            "correction-period-71": "yes",
+            "cancel-concession": "unlosable",
+        },
+    )
     assert "cancels the concession" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
 
 
 def test_wrong_explanation_corrected_by_dummy_after_the_final_pass() -> None:
     # Partner explained 2♦ as natural; it was a transfer. Dummy corrects after the final pass; the last
     # passer may change his pass; at the end the director finds damage and assigns a score.
-    state = walk("misinformation", "explanation", "clarification", "continue", "yes")
-    assert state.node.id == "change-allowed" and "21B1(a)" in state.node.laws
-    state = walk("misinformation", "explanation", "clarification", "continue", "yes", "continue")
-    assert state.parked
-    state = walk(
+    state = answer(
         "misinformation",
-        *("explanation", "clarification", "continue", "yes", "continue", "continue", "yes", "continue"),
-        *("single", "no"),
+        {"agreement": "explanation", "ask-stage": "clarification", "change-call": "yes"},
+        until="change-allowed",
+    )
+    assert state.node.id == "change-allowed" and "21B1(a)" in state.node.laws
+    state = answer(
+        "misinformation",
+        {"agreement": "explanation", "ask-stage": "clarification", "change-call": "yes"},
+        until="play-on",
+    )
+    assert state.parked
+    state = answer(
+        "misinformation",
+        {
+            "agreement": "explanation",
+            "ask-stage": "clarification",
+            "change-call": "yes",
+            "damage": "yes",
+            "adjusted-score/can-assign": "single",
+            "adjusted-score/self-inflicted": "no",
+        },
     )
     assert state.finished and state.rulings[-1].chart == "adjusted-score"
     assert "ASSIGNED" in state.rulings[-1].text and "12C1(b)" in state.rulings[-1].laws
 
 
 def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
-    state = walk("misinformation", "call", "no")
+    state = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})
     assert "result stands regardless of damage" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("75C", "21B1(b)")
-    state = walk("misinformation", "explanation", stage="after-play")
+    state = answer("misinformation", {"agreement": "explanation"}, until="damage", stage="after-play")
     assert state.node.id == "damage"
-    state = walk("misinformation", "explanation", "no", "no", stage="after-play")
+    state = answer("misinformation", {"agreement": "explanation", "damage": "no", "check-ui": "no"}, stage="after-play")
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
 def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
-    state = walk("tempo-and-conduct", "misled")
+    state = answer("tempo-and-conduct", {"what": "misled"}, until="misled-park")
     assert state.parked
-    state = walk("tempo-and-conduct", "misled", "continue", "yes", "no", "yes", "continue", "not-obvious", "one-side")
+    state = answer(
+        "tempo-and-conduct",
+        {
+            "what": "misled",
+            "false-inference": "yes",
+            "bridge-reason": "no",
+            "could-know": "yes",
+            "adjusted-score/can-assign": "not-obvious",
+            "adjusted-score/artificial-fault": "one-side",
+        },
+    )
     assert state.finished and state.rulings[-1].chart == "adjusted-score"
     assert "AVERAGE MINUS" in state.rulings[-1].text and "88" in state.rulings[-1].laws
     # partner's hesitation, by contrast, is unauthorized information (73C -> 16B)
-    assert walk("tempo-and-conduct", "partner-tempo", "continue").chart.id == "unauthorised-information"
+    assert (
+        answer("tempo-and-conduct", {"what": "partner-tempo"}, until="unauthorised-information/partner-facts").chart.id
+        == "unauthorised-information"
+    )
 
 
 def test_weighted_score_records_each_result_and_its_weight() -> None:
-    state = walk("adjusted-score", "damage", "yes", "weighted", "no")
+    state = answer(
+        "adjusted-score", {"ask-reason": "damage", "damaged": "yes", "can-assign": "weighted", "self-inflicted": "no"}
+    )
     assert "WEIGHTED" in state.rulings[-1].text and "12C1(c)" in state.rulings[-1].laws
 
 
 def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
-    state = walk("scoring-error", "recorded", "no", "no")
+    state = answer("scoring-error", {"what": "recorded", "in-period": "no", "after-period": "no"})
     assert "recorded score stands" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("79C1", "79C2")
 
 
 def test_appeal_in_pairs_without_partners_agreement_is_not_heard() -> None:
-    state = walk("appeal", "continue", "yes", "no")
+    state = answer("appeal", {"in-time": "yes", "concurrence": "no"})
     assert "shall not be heard" in state.rulings[-1].text and "92D1" in state.rulings[-1].laws
-    late = walk("appeal", "continue", "no")
+    late = answer("appeal", {"in-time": "no"})
     assert late.rulings[-1].laws == ("92B",)
 
 
 def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
-    state = walk("director-error", "ruling", "yes", "no")
+    state = answer(
+        "director-error",
+        {"what": "ruling", "in-period": "yes", "score-normally": "no"},
+        until="adjusted-score/both-non-offending",
+    )
     assert state.chart.id == "adjusted-score" and state.node.id == "both-non-offending"
     assert "82C" in state.node.laws
 
 
 def test_fouled_board_in_teams_with_one_team_at_fault() -> None:
-    state = walk("fouled-board", "yes", "teams", "one")
+    state = answer("fouled-board", {"is-fouled": "yes", "scoring": "teams", "team-events/fault": "one"})
     assert "average plus" in state.rulings[-1].text and "86B2(b)" in state.rulings[-1].laws
