@@ -26,6 +26,10 @@ SIDES = ("NS", "EW")
 OUTCOMES = ("upheld", "changed", "adjusted")
 DEPOSITS = ("returned", "forfeited", "none")
 ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
+ROLES = ("admin", "director", "committee")
+FILING_ROLES = frozenset({"admin", "director"})
+# Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
+SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
 
 
 class RulingError(DialogError):
@@ -191,11 +195,69 @@ class Rulings:
             await self.dialogs.note(session_id, "annotate", clean)
         return await self.record(session_id)
 
-    async def attach_club(self, owner: str, session_id: int, club_id: int) -> None:
+    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
+        """Start a chart for a director; a director of exactly one club files the ruling under that club."""
+        screen = await self.dialogs.start(owner, chart_id, chat)
+        clubs = await self.filing_clubs(owner)
+        if len(clubs) == 1:
+            await self.attach_club(owner, screen.session_id, clubs[0])
+        return screen
+
+    async def filing_clubs(self, user: str) -> list[int]:
+        """The clubs a user's rulings may be filed under: those where they direct or administer."""
+        return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
+
+    async def attach_club(self, owner: str, session_id: int, club_id: int | None) -> RulingRecord:
+        """File the owner's ruling under one of their clubs (where they direct or administer), or under none."""
         await self.own(owner, session_id)
-        if not await self.store.roles(club_id, owner):
-            raise RulingError("You are not a member of that club.")
+        if club_id is not None and not await self.store.roles(club_id, owner) & FILING_ROLES:
+            raise RulingError("You do not direct for that club.")
         await self.store.set_session_club(session_id, club_id)
+        return await self.record(session_id)
+
+    # --- clubs ----------------------------------------------------------------------------------
+
+    async def create_club(self, user: str, name: str) -> int:
+        """A new club (under the WBF's defaults until its authority is set); its creator administers it."""
+        name = " ".join(name.split())[:80]
+        if not name:
+            raise RulingError("Give the club a name: /club new NAME.")
+        return await self.store.create_club(name, "WBF", user)
+
+    async def clubs_of(self, user: str) -> list[int]:
+        return await self.store.clubs_of(user)
+
+    async def _administer(self, user: str, club_id: int) -> None:
+        if "admin" not in await self.store.roles(club_id, user):
+            raise RulingError("Only the club's administrators can change it.")
+
+    async def set_authority(self, user: str, club_id: int, authority: str) -> None:
+        await self._administer(user, club_id)
+        if authority not in authorities():
+            raise RulingError(f"The authority is one of {', '.join(authorities())}.")
+        await self.store.update_club(club_id, authority=authority)
+
+    async def set_deadline(self, user: str, club_id: int, minutes: str) -> None:
+        await self._administer(user, club_id)
+        if not (minutes.isdigit() and len(minutes) <= 5 and 5 <= int(minutes) <= 24 * 60):
+            raise RulingError("The appeal deadline is a number of minutes from 5 to 1440.")
+        await self.store.update_club(club_id, settings={"appeal_minutes": int(minutes)})
+
+    async def set_club_setting(self, user: str, club_id: int, key: str, value: str) -> None:
+        await self._administer(user, club_id)
+        if key not in SETTABLE:
+            raise RulingError(f"A club setting is one of {', '.join(SETTABLE)}.")
+        await self.store.update_club(club_id, settings={key: _setting(key, value)})
+
+    async def set_appeals_chat(self, user: str, club_id: int, chat: str) -> None:
+        await self._administer(user, club_id)
+        await self.store.update_club(club_id, appeals_chat=chat)
+
+    async def grant(self, user: str, club_id: int, member: str, role: str) -> None:
+        await self._administer(user, club_id)
+        if role not in ROLES:
+            raise RulingError(f"A role is one of {', '.join(ROLES)}.")
+        await self.store.set_role(club_id, member, role)
 
     async def share(self, owner: str, session_id: int) -> str:
         """A new unguessable token (256 bits) that opens a read-only view of the ruling."""
@@ -284,3 +346,13 @@ class Rulings:
     async def forget(self, user: str) -> int:
         """Delete everything the bot holds of a user (their sessions, rulings, shares and roles)."""
         return await self.store.forget(user)
+
+
+def _setting(key: str, value: str) -> str | bool:
+    if key == "face_down_opening_leads":
+        if value.lower() not in ("yes", "no", "true", "false"):
+            raise RulingError("face_down_opening_leads is yes or no.")
+        return value.lower() in ("yes", "true")
+    if key == "language" and value.lower() not in ("en", "th"):
+        raise RulingError("The language is en or th.")
+    return value[:200]

@@ -25,7 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
-from bot.rulings import DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings, authorities
+from bot.rulings import DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
 
@@ -293,23 +293,21 @@ class RecordHandlers:
     # --- clubs and privacy ----------------------------------------------------------------------
 
     async def on_club(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | deadline MIN | appeals here |
+        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | deadline MIN | set KEY VALUE | appeals here |
         grant USER_ID admin|director|committee | log [DAYS]"""
         args = context.args or []
         owner = self.front.owner(update)
-        store = self.rulings.store
         try:
             if args[:1] == ["new"] and len(args) > 1:
-                club_id = await store.create_club(" ".join(args[1:])[:80], "WBF", owner)
+                club_id = await self.rulings.create_club(owner, " ".join(args[1:]))
                 await self.front._reply(
                     update,
                     f"Club {club_id} created; you are its administrator. "
                     f"Set its authority with /club {club_id} authority ACBL.",
                 )
                 return
-            if len(args) < 2 or not args[0].isdigit():
-                clubs = await store.clubs_of(owner)
-                listing = ", ".join(map(str, clubs)) or "none"
+            if len(args) < 2 or not args[0].isdigit() or len(args[0]) > 18:
+                listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
                 await self.front._reply(
                     update,
                     f"Your clubs: {listing}. Commands: /club new NAME · /club ID authority "
@@ -319,35 +317,35 @@ class RecordHandlers:
                 return
             club_id, action, rest = int(args[0]), args[1], args[2:]
             if action == "log":
-                days = float(rest[0]) if rest and rest[0].replace(".", "").isdigit() else 30
-                records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
-                counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
-                lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
-                lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
-                await self.front._reply(update, esc("\n".join(lines)))
+                await self._club_log(update, owner, club_id, rest)
                 return
-            if "admin" not in await store.roles(club_id, owner):
-                raise RulingError("Only the club's administrators can change it.")
-            if action == "authority" and rest and rest[0] in authorities():
-                await store.update_club(club_id, authority=rest[0])
-            elif action == "deadline" and rest and rest[0].isdigit() and 5 <= int(rest[0]) <= 24 * 60:
-                await store.update_club(club_id, settings={"appeal_minutes": int(rest[0])})
-            elif action == "set" and len(rest) >= 2 and rest[0] in SETTABLE:
-                await store.update_club(club_id, settings={rest[0]: _setting(rest[0], " ".join(rest[1:]))})
-            elif action == "appeals" and rest == ["here"]:
-                await store.update_club(club_id, appeals_chat=self.front.chat(update))
-            elif (
-                action == "grant"
-                and len(rest) == 2
-                and rest[0].isdigit()
-                and rest[1] in ("admin", "director", "committee")
-            ):
-                await store.set_role(club_id, f"tg:{rest[0]}", rest[1])
-            else:
-                raise RulingError("I did not understand that. Type /club for the commands.")
+            await self._change_club(update, owner, club_id, action, rest)
             await self.front._reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
+
+    async def _club_log(self, update: Update, owner: str, club_id: int, rest: list[str]) -> None:
+        days = float(rest[0]) if rest and rest[0].replace(".", "", 1).isdigit() and len(rest[0]) < 6 else 30
+        records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
+        counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
+        lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
+        lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
+        await self.front._reply(update, esc("\n".join(lines)))
+
+    async def _change_club(self, update: Update, owner: str, club_id: int, action: str, rest: list[str]) -> None:
+        """One administrator's change; the service checks who may make it and what the values may be."""
+        if action == "authority" and len(rest) == 1:
+            await self.rulings.set_authority(owner, club_id, rest[0])
+        elif action == "deadline" and len(rest) == 1:
+            await self.rulings.set_deadline(owner, club_id, rest[0])
+        elif action == "set" and len(rest) >= 2:
+            await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
+        elif action == "appeals" and rest == ["here"]:
+            await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
+        elif action == "grant" and len(rest) == 2 and rest[0].isdigit() and len(rest[0]) <= 18:
+            await self.rulings.grant(owner, club_id, f"tg:{rest[0]}", rest[1])
+        else:
+            raise RulingError("I did not understand that. Type /club for the commands.")
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, delete everything", callback_data="fg:yes")]])
@@ -362,20 +360,6 @@ class RecordHandlers:
             raise ValueError(args)
         count = await self.rulings.forget(self.front.owner(update))
         return f"Deleted {count} session(s) and everything attached to them."
-
-
-# Club settings a club administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
-SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
-
-
-def _setting(key: str, value: str) -> str | bool:
-    if key == "face_down_opening_leads":
-        if value.lower() not in ("yes", "no", "true", "false"):
-            raise RulingError("face_down_opening_leads is yes or no.")
-        return value.lower() in ("yes", "true")
-    if key == "language" and value.lower() not in ("en", "th"):
-        raise RulingError("The language is en or th.")
-    return value[:200]
 
 
 async def _png(dot: str) -> bytes | None:
