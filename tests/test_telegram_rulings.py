@@ -106,6 +106,23 @@ async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     assert kinds == ["share", "appeal", "decision"]  # the history is appended, nothing overwritten
 
 
+async def test_decide_answers_outsiders_the_same_whatever_the_id(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    director, outsider = Table(app, api, user_id=1), Table(app, api, user_id=7, chat_id=7)
+    plain = await rule(director)
+    appealed = await rule(director)
+    await director.press("Appeal", message=director.last_message(with_button="Appeal"))
+    await reply_to_prompt(director, f"Reason for appealing ruling {appealed}", "I misjudged it")
+    answers = {
+        outsider.texts(await outsider.send(f"/decide {sid} upheld returned"))
+        for sid in (plain, appealed, 99999, 10**30)
+    }
+    assert answers == {"Only the club's appeals committee can decide an appeal."}
+    assert [e.kind for e in await store.events(appealed)].count("decision") == 0
+
+
 async def test_revoked_links_and_forged_appeals_change_nothing(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:

@@ -317,12 +317,19 @@ class Rulings:
         return record.club is not None and "committee" in await self.store.roles(record.club.id, user)
 
     async def decide(self, user: str, session_id: int, outcome: str, deposit: str, text: str) -> RulingRecord:
-        """A committee member records the decision on an appeal (Law 93)."""
-        record = await self.record(session_id)
+        """A committee member records the decision on an appeal (Law 93).
+
+        Anyone else gets the same answer whatever the id, so /decide cannot tell an outsider whether a ruling
+        exists or was appealed."""
+        outsider = NotFound("Only the club's appeals committee can decide an appeal.")
+        try:
+            record = await self.record(session_id)
+        except (NotFound, OverflowError) as exc:
+            raise outsider from exc
+        if not await self.may_decide(user, record):
+            raise outsider
         if not record.appeals:
             raise RulingError("This ruling has not been appealed.")
-        if not await self.may_decide(user, record):
-            raise NotFound("Only the club's appeals committee can decide an appeal.")
         if outcome not in OUTCOMES or deposit not in DEPOSITS:
             raise RulingError(f"The decision is one of {', '.join(OUTCOMES)}; the deposit {', '.join(DEPOSITS)}.")
         await self.dialogs.note(
