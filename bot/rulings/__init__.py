@@ -27,6 +27,8 @@ OUTCOMES = ("upheld", "changed", "adjusted")
 DEPOSITS = ("returned", "forfeited", "none")
 ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
 ROLES = ("admin", "director", "committee")
+APPEAL_REASON_LIMIT = 1000  # characters: the committee reads it in one message
+NAME_LIMIT = 64
 FILING_ROLES = frozenset({"admin", "director"})
 # Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
 SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
@@ -50,6 +52,12 @@ class Appeal:
     at: float
     by: str
     reason: str
+    name: str = ""  # the appellant's name as their front end knew it when they lodged it (Telegram: first/last)
+
+    @property
+    def who(self) -> str:
+        """The appellant as people know them: their name, else their id."""
+        return self.name or self.by
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +137,7 @@ def build_record(
             case "ruling":
                 versions.append(Version(event.at, tuple(data.get("texts", ())), tuple(data.get("laws", ()))))
             case "appeal":
-                appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"])))
+                appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"]), str(data.get("name", ""))))
             case "decision":
                 decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
     chart = dialogs.charts.get(row_chart)
@@ -291,9 +299,16 @@ class Rulings:
         return record.director == user or (token is not None and await self.store.shared_session(token) == session_id)
 
     async def appeal(
-        self, user: str, session_id: int, reason: str, token: str | None = None, now: float | None = None
+        self,
+        user: str,
+        session_id: int,
+        reason: str,
+        token: str | None = None,
+        now: float | None = None,
+        name: str = "",
     ) -> RulingRecord:
-        """Lodge an appeal (Law 92) with a reason, within the club's deadline."""
+        """Lodge an appeal (Law 92) with a reason, within the club's deadline; ``name`` is how the committee
+        knows the appellant (kept with the appeal, since a bare id tells them nothing)."""
         record = await self.record(session_id)
         if not record.finished or record.appeal_deadline is None:
             raise RulingError("There is no ruling to appeal yet.")
@@ -306,9 +321,18 @@ class Rulings:
                 f"The time to appeal ended at {deadline} ({record.appeal_minutes} minutes after the ruling)."
             )
         reason = reason.strip()
-        if not 3 <= len(reason) <= 2000:
-            raise RulingError("Give the reason for the appeal in a few words (at most 2,000 characters).")
-        await self.dialogs.note(session_id, "appeal", {"by": user, "reason": reason})
+        if len(reason) > APPEAL_REASON_LIMIT:
+            raise RulingError(
+                f"An appeal's reason holds at most {APPEAL_REASON_LIMIT:,} characters (yours has {len(reason):,}):"
+                " shorten it and send it again."
+            )
+        if len(reason) < 3:
+            raise RulingError("Give the reason for the appeal in a few words.")
+        lodged: dict[str, str] = {"by": user, "reason": reason}
+        name = " ".join(name.split())[:NAME_LIMIT]
+        if name:
+            lodged["name"] = name
+        await self.dialogs.note(session_id, "appeal", lodged)
         return await self.record(session_id)
 
     async def may_decide(self, user: str, record: RulingRecord) -> bool:

@@ -7,6 +7,7 @@ to it carries that name back, so nothing is waiting in memory when the bot resta
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import time
@@ -21,21 +22,47 @@ from telegram import (
     InputTextMessageContent,
     Update,
 )
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
-from bot.rulings import DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
+from bot.rulings import APPEAL_REASON_LIMIT, DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
 
+log = logging.getLogger("bot.telegram")
+
 NOTE_PROMPT = "Note for ruling {sid}:"
 EVENT_PROMPT = "Event for ruling {sid}:"
-APPEAL_PROMPT = "Reason for appealing ruling {sid}{token}:"
+APPEAL_PROMPT = "Reason for appealing ruling {sid}{token}: (at most {limit:,} characters)"
+REASON_PIECE = 600  # characters of a reason per line of the committee's message: escaped, under 3,000
 _PROMPT = re.compile(r"^(Note for|Event for|Reason for appealing) ruling (\d+)(?: \[([A-Za-z0-9_-]{20,64})\])?:")
+
+
+def committee_messages(record: RulingRecord) -> list[str]:
+    """The newest appeal as messages for the appeals chat, each within Telegram's limit.
+
+    Every line is whole HTML (no tag spans lines) and the reason is escaped in pieces short enough that an
+    escaped piece stays well under the limit, so the parts split at line breaks and never inside a tag."""
+    appeal = record.appeals[-1]
+    lines = [summary_html(record), "", f"<b>Appeal</b> by {esc(appeal.who)}:"]
+    for line in appeal.reason.splitlines() or [""]:
+        lines += [esc(line[i : i + REASON_PIECE]) for i in range(0, max(len(line), 1), REASON_PIECE)]
+    lines.append(f"Decide with /decide {record.session_id} upheld|changed|adjusted returned|forfeited|none [text]")
+    return split_message("\n".join(lines))
+
+
+def _name(update: Update) -> str:
+    """How people know the user: their first and last name on Telegram, else their @username."""
+    user = update.effective_user
+    if user is None:
+        return ""
+    return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
 def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
@@ -158,22 +185,28 @@ class RecordHandlers:
                 await self.rulings.annotate(owner, sid, event=text[:200])
                 await self.front._reply(update, f"Event saved on ruling {sid}.")
             else:
-                record = await self.rulings.appeal(owner, sid, text, token=token)
-                await self.front._reply(update, f"Appeal lodged on ruling {sid}; the club's committee will decide.")
-                await self._tell_committee(update, record, owner, text)
+                record = await self.rulings.appeal(owner, sid, text, token=token, name=_name(update))
+                await self.front._reply(update, await self._tell_committee(update, record))
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
         return True
 
-    async def _tell_committee(self, update: Update, record: RulingRecord, by: str, reason: str) -> None:
+    async def _tell_committee(self, update: Update, record: RulingRecord) -> str:
+        """Send the newest appeal to the club's appeals chat; what to tell the appellant, truthfully."""
+        sid = record.session_id
         if record.club is None or not record.club.appeals_chat:
-            return
+            return f"Appeal lodged on ruling {sid}; it is in the ruling's record (its club has no appeals chat)."
         bot = update.get_bot()
-        text = (
-            f"{summary_html(record)}\n\n<b>Appeal</b> by {esc(by)}: {esc(reason)}\n"
-            f"Decide with /decide {record.session_id} upheld|changed|adjusted returned|forfeited|none [text]"
-        )
-        await bot.send_message(record.club.appeals_chat, text, parse_mode="HTML")
+        try:
+            for part in committee_messages(record):
+                await bot.send_message(record.club.appeals_chat, part, parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.warning("appeal on ruling %s not delivered to the appeals chat: %s", sid, type(exc).__name__)
+            return (
+                f"Appeal lodged on ruling {sid}, but the club's appeals chat could not be told just now. "
+                "The appeal is in the ruling's record; let the director know."
+            )
+        return f"Appeal lodged on ruling {sid}; the club's committee has been told and will decide."
 
     # --- sharing --------------------------------------------------------------------------------
 
@@ -270,7 +303,9 @@ class RecordHandlers:
     async def _prompt_appeal(self, update: Update, record: RulingRecord, token: str | None) -> None:
         if record.appeal_deadline is not None and time.time() > record.appeal_deadline:
             raise RulingError("The time to appeal this ruling has ended.")
-        prompt = APPEAL_PROMPT.format(sid=record.session_id, token=f" [{token}]" if token else "")
+        prompt = APPEAL_PROMPT.format(
+            sid=record.session_id, token=f" [{token}]" if token else "", limit=APPEAL_REASON_LIMIT
+        )
         await self.front._reply(update, esc(prompt), ForceReply(selective=True))
 
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
