@@ -115,6 +115,37 @@ async def test_the_club_log_counts_rulings_per_law(rulings: Rulings, dialogs: Di
         await rulings.club_log("tg:2", club, 0, 4e9)
 
 
+async def test_starting_a_chart_files_it_under_the_one_club_the_director_directs_for(
+    rulings: Rulings, store: Store
+) -> None:
+    club = await store.create_club("Riverside BC", "WBF", "tg:1")
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club is not None
+    await store.set_role(club, "tg:3", "committee")  # a committee member's own rulings are not the club's
+    screen = await rulings.start("tg:3", "demo-main")
+    assert (await rulings.record(screen.session_id)).club is None
+    with pytest.raises(RulingError, match="do not direct"):
+        await rulings.attach_club("tg:3", screen.session_id, club)
+    await store.create_club("Hillside BC", "WBF", "tg:1")  # two clubs: the director chooses
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club is None
+    assert (await rulings.attach_club("tg:1", screen.session_id, club)).club is not None
+    assert (await rulings.attach_club("tg:1", screen.session_id, None)).club is None
+
+
+async def test_club_changes_are_checked_by_the_service(rulings: Rulings, store: Store) -> None:
+    club = await rulings.create_club("tg:1", "  Riverside   BC ")
+    assert (await store.club(club)).name == "Riverside BC"  # type: ignore[union-attr]
+    with pytest.raises(RulingError, match="Only the club's administrators"):
+        await rulings.set_authority("tg:2", club, "ACBL")
+    with pytest.raises(RulingError, match="one of"):
+        await rulings.set_authority("tg:1", club, "FIFA")
+    with pytest.raises(RulingError, match="5 to 1440"):
+        await rulings.set_deadline("tg:1", club, "99999999999999999999")
+    await rulings.set_deadline("tg:1", club, "45")
+    assert club_settings(await store.club(club))["appeal_minutes"] == 45
+
+
 async def test_forget_deletes_a_users_data(rulings: Rulings, dialogs: Dialogs, store: Store) -> None:
     sid = await finished(dialogs)
     token = await rulings.share("tg:1", sid)

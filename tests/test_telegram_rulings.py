@@ -106,6 +106,83 @@ async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     assert kinds == ["share", "appeal", "decision"]  # the history is appended, nothing overwritten
 
 
+async def appeal_from_player(app: Application, api: FakeBotAPI, store: Store, reason: str) -> tuple[int, list]:
+    """A ruling of a club with an appeals chat (-300), shared with Pat (user 5, @pat), who appeals it."""
+    director = Table(app, api, user_id=1)
+    player = Table(app, api, user_id=5, chat_id=5, name="Pat")
+    player.user["last_name"], player.user["username"] = "Lee", "pat"
+    club = await store.create_club("Riverside", "ACBL", "tg:1")
+    await store.update_club(club, appeals_chat="-300")
+    sid = await rule(director)
+    calls = await director.press("Share", message=director.last_message(with_button="Share"))
+    token = re.search(r"start=r_([A-Za-z0-9_-]+)", director.texts(calls)).group(1)  # type: ignore[union-attr]
+    await player.send(f"/start r_{token}")
+    await player.press("Appeal this ruling")
+    return sid, await reply_to_prompt(player, f"Reason for appealing ruling {sid}", reason)
+
+
+def to_committee(calls: list) -> list[str]:
+    return [c.params["text"] for c in calls if c.method == "sendMessage" and str(c.params["chat_id"]) == "-300"]
+
+
+def to_appellant(calls: list) -> str:
+    return " ".join(c.params["text"] for c in calls if c.method == "sendMessage" and str(c.params["chat_id"]) == "5")
+
+
+async def test_the_appeals_chat_sees_the_appellants_name(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
+    app, api = demo
+    sid, calls = await appeal_from_player(app, api, store, "The card was never exposed")
+    (message,) = to_committee(calls)
+    assert "Appeal</b> by Pat Lee:" in message and "tg:5" not in message
+    assert "committee has been told" in to_appellant(calls)
+    (appeal,) = [e for e in await store.events(sid) if e.kind == "appeal"]
+    assert appeal.data["name"] == "Pat Lee" and appeal.data["by"] == "tg:5"
+
+
+async def test_an_appeal_reason_is_capped_and_a_long_one_reaches_the_committee_within_the_limit(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    sid, calls = await appeal_from_player(app, api, store, "&<>" * 700)
+    assert "at most 1,000 characters (yours has 2,100)" in to_appellant(calls) and not to_committee(calls)
+    assert [e.kind for e in await store.events(sid)].count("appeal") == 0
+    player = Table(app, api, user_id=5, chat_id=5, name="Pat")
+    reason = "&<" * 500  # 1,000 characters that escape to 4,500
+    await player.press("Appeal this ruling", message=player.last_message(with_button="Appeal this ruling"))
+    calls = await reply_to_prompt(player, f"Reason for appealing ruling {sid}", reason)
+    messages = to_committee(calls)
+    assert len(messages) >= 2 and all(len(m) <= 4096 for m in messages)
+    assert "".join(messages).count("&amp;&lt;") == 500 and "/decide" in messages[-1]
+
+
+async def test_an_appellant_is_told_when_the_committee_could_not_be(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    api.fail("sendMessage", status=400, description="Bad Request: chat not found")
+    sid, calls = await appeal_from_player(app, api, store, "The card was never exposed")
+    told = to_appellant(calls)
+    assert "could not be told" in told and "in the ruling's record" in told and "Something went wrong" not in told
+    assert [e.kind for e in await store.events(sid)].count("appeal") == 1
+
+
+async def test_decide_answers_outsiders_the_same_whatever_the_id(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    director, outsider = Table(app, api, user_id=1), Table(app, api, user_id=7, chat_id=7)
+    plain = await rule(director)
+    appealed = await rule(director)
+    await director.press("Appeal", message=director.last_message(with_button="Appeal"))
+    await reply_to_prompt(director, f"Reason for appealing ruling {appealed}", "I misjudged it")
+    answers = {
+        outsider.texts(await outsider.send(f"/decide {sid} upheld returned"))
+        for sid in (plain, appealed, 99999, 10**30)
+    }
+    assert answers == {"Only the club's appeals committee can decide an appeal."}
+    assert [e.kind for e in await store.events(appealed)].count("decision") == 0
+
+
 async def test_revoked_links_and_forged_appeals_change_nothing(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:

@@ -165,3 +165,12 @@ def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
 
     with sqlite3.connect(db) as check:
         assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_a_club_directors_terminal_ruling_is_filed_under_the_club(chat: TerminalChat, store: Store) -> None:
+    club = await store.create_club("Riverside", "WBF", "tg:1")
+    await store.set_role(club, "terminal:tester", "director")
+    await chat.handle("chart demo-main")
+    assert chat.screen is not None
+    session = await store.session(chat.screen.session_id)
+    assert session is not None and session.club_id == club  # the same service call as on Telegram

@@ -26,6 +26,12 @@ SIDES = ("NS", "EW")
 OUTCOMES = ("upheld", "changed", "adjusted")
 DEPOSITS = ("returned", "forfeited", "none")
 ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
+ROLES = ("admin", "director", "committee")
+APPEAL_REASON_LIMIT = 1000  # characters: the committee reads it in one message
+NAME_LIMIT = 64
+FILING_ROLES = frozenset({"admin", "director"})
+# Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
+SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
 
 
 class RulingError(DialogError):
@@ -46,6 +52,12 @@ class Appeal:
     at: float
     by: str
     reason: str
+    name: str = ""  # the appellant's name as their front end knew it when they lodged it (Telegram: first/last)
+
+    @property
+    def who(self) -> str:
+        """The appellant as people know them: their name, else their id."""
+        return self.name or self.by
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +137,7 @@ def build_record(
             case "ruling":
                 versions.append(Version(event.at, tuple(data.get("texts", ())), tuple(data.get("laws", ()))))
             case "appeal":
-                appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"])))
+                appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"]), str(data.get("name", ""))))
             case "decision":
                 decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
     chart = dialogs.charts.get(row_chart)
@@ -191,11 +203,69 @@ class Rulings:
             await self.dialogs.note(session_id, "annotate", clean)
         return await self.record(session_id)
 
-    async def attach_club(self, owner: str, session_id: int, club_id: int) -> None:
+    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
+        """Start a chart for a director; a director of exactly one club files the ruling under that club."""
+        screen = await self.dialogs.start(owner, chart_id, chat)
+        clubs = await self.filing_clubs(owner)
+        if len(clubs) == 1:
+            await self.attach_club(owner, screen.session_id, clubs[0])
+        return screen
+
+    async def filing_clubs(self, user: str) -> list[int]:
+        """The clubs a user's rulings may be filed under: those where they direct or administer."""
+        return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
+
+    async def attach_club(self, owner: str, session_id: int, club_id: int | None) -> RulingRecord:
+        """File the owner's ruling under one of their clubs (where they direct or administer), or under none."""
         await self.own(owner, session_id)
-        if not await self.store.roles(club_id, owner):
-            raise RulingError("You are not a member of that club.")
+        if club_id is not None and not await self.store.roles(club_id, owner) & FILING_ROLES:
+            raise RulingError("You do not direct for that club.")
         await self.store.set_session_club(session_id, club_id)
+        return await self.record(session_id)
+
+    # --- clubs ----------------------------------------------------------------------------------
+
+    async def create_club(self, user: str, name: str) -> int:
+        """A new club (under the WBF's defaults until its authority is set); its creator administers it."""
+        name = " ".join(name.split())[:80]
+        if not name:
+            raise RulingError("Give the club a name: /club new NAME.")
+        return await self.store.create_club(name, "WBF", user)
+
+    async def clubs_of(self, user: str) -> list[int]:
+        return await self.store.clubs_of(user)
+
+    async def _administer(self, user: str, club_id: int) -> None:
+        if "admin" not in await self.store.roles(club_id, user):
+            raise RulingError("Only the club's administrators can change it.")
+
+    async def set_authority(self, user: str, club_id: int, authority: str) -> None:
+        await self._administer(user, club_id)
+        if authority not in authorities():
+            raise RulingError(f"The authority is one of {', '.join(authorities())}.")
+        await self.store.update_club(club_id, authority=authority)
+
+    async def set_deadline(self, user: str, club_id: int, minutes: str) -> None:
+        await self._administer(user, club_id)
+        if not (minutes.isdigit() and len(minutes) <= 5 and 5 <= int(minutes) <= 24 * 60):
+            raise RulingError("The appeal deadline is a number of minutes from 5 to 1440.")
+        await self.store.update_club(club_id, settings={"appeal_minutes": int(minutes)})
+
+    async def set_club_setting(self, user: str, club_id: int, key: str, value: str) -> None:
+        await self._administer(user, club_id)
+        if key not in SETTABLE:
+            raise RulingError(f"A club setting is one of {', '.join(SETTABLE)}.")
+        await self.store.update_club(club_id, settings={key: _setting(key, value)})
+
+    async def set_appeals_chat(self, user: str, club_id: int, chat: str) -> None:
+        await self._administer(user, club_id)
+        await self.store.update_club(club_id, appeals_chat=chat)
+
+    async def grant(self, user: str, club_id: int, member: str, role: str) -> None:
+        await self._administer(user, club_id)
+        if role not in ROLES:
+            raise RulingError(f"A role is one of {', '.join(ROLES)}.")
+        await self.store.set_role(club_id, member, role)
 
     async def share(self, owner: str, session_id: int) -> str:
         """A new unguessable token (256 bits) that opens a read-only view of the ruling."""
@@ -229,9 +299,16 @@ class Rulings:
         return record.director == user or (token is not None and await self.store.shared_session(token) == session_id)
 
     async def appeal(
-        self, user: str, session_id: int, reason: str, token: str | None = None, now: float | None = None
+        self,
+        user: str,
+        session_id: int,
+        reason: str,
+        token: str | None = None,
+        now: float | None = None,
+        name: str = "",
     ) -> RulingRecord:
-        """Lodge an appeal (Law 92) with a reason, within the club's deadline."""
+        """Lodge an appeal (Law 92) with a reason, within the club's deadline; ``name`` is how the committee
+        knows the appellant (kept with the appeal, since a bare id tells them nothing)."""
         record = await self.record(session_id)
         if not record.finished or record.appeal_deadline is None:
             raise RulingError("There is no ruling to appeal yet.")
@@ -244,9 +321,18 @@ class Rulings:
                 f"The time to appeal ended at {deadline} ({record.appeal_minutes} minutes after the ruling)."
             )
         reason = reason.strip()
-        if not 3 <= len(reason) <= 2000:
-            raise RulingError("Give the reason for the appeal in a few words (at most 2,000 characters).")
-        await self.dialogs.note(session_id, "appeal", {"by": user, "reason": reason})
+        if len(reason) > APPEAL_REASON_LIMIT:
+            raise RulingError(
+                f"An appeal's reason holds at most {APPEAL_REASON_LIMIT:,} characters (yours has {len(reason):,}):"
+                " shorten it and send it again."
+            )
+        if len(reason) < 3:
+            raise RulingError("Give the reason for the appeal in a few words.")
+        lodged: dict[str, str] = {"by": user, "reason": reason}
+        name = " ".join(name.split())[:NAME_LIMIT]
+        if name:
+            lodged["name"] = name
+        await self.dialogs.note(session_id, "appeal", lodged)
         return await self.record(session_id)
 
     async def may_decide(self, user: str, record: RulingRecord) -> bool:
@@ -255,12 +341,19 @@ class Rulings:
         return record.club is not None and "committee" in await self.store.roles(record.club.id, user)
 
     async def decide(self, user: str, session_id: int, outcome: str, deposit: str, text: str) -> RulingRecord:
-        """A committee member records the decision on an appeal (Law 93)."""
-        record = await self.record(session_id)
+        """A committee member records the decision on an appeal (Law 93).
+
+        Anyone else gets the same answer whatever the id, so /decide cannot tell an outsider whether a ruling
+        exists or was appealed."""
+        outsider = NotFound("Only the club's appeals committee can decide an appeal.")
+        try:
+            record = await self.record(session_id)
+        except (NotFound, OverflowError) as exc:
+            raise outsider from exc
+        if not await self.may_decide(user, record):
+            raise outsider
         if not record.appeals:
             raise RulingError("This ruling has not been appealed.")
-        if not await self.may_decide(user, record):
-            raise NotFound("Only the club's appeals committee can decide an appeal.")
         if outcome not in OUTCOMES or deposit not in DEPOSITS:
             raise RulingError(f"The decision is one of {', '.join(OUTCOMES)}; the deposit {', '.join(DEPOSITS)}.")
         await self.dialogs.note(
@@ -284,3 +377,13 @@ class Rulings:
     async def forget(self, user: str) -> int:
         """Delete everything the bot holds of a user (their sessions, rulings, shares and roles)."""
         return await self.store.forget(user)
+
+
+def _setting(key: str, value: str) -> str | bool:
+    if key == "face_down_opening_leads":
+        if value.lower() not in ("yes", "no", "true", "false"):
+            raise RulingError("face_down_opening_leads is yes or no.")
+        return value.lower() in ("yes", "true")
+    if key == "language" and value.lower() not in ("en", "th"):
+        raise RulingError("The language is en or th.")
+    return value[:200]

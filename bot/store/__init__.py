@@ -546,7 +546,7 @@ class Store:
         rows = await self._read("SELECT DISTINCT club_id FROM club_members WHERE user = ? ORDER BY club_id", (user,))
         return [int(r[0]) for r in rows]
 
-    async def set_session_club(self, session_id: int, club_id: int) -> None:
+    async def set_session_club(self, session_id: int, club_id: int | None) -> None:
         await self._write([("UPDATE sessions SET club_id = ? WHERE id = ?", (club_id, session_id))])
         self._forget_recent(session_id)
 

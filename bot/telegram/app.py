@@ -452,11 +452,7 @@ class TelegramFrontEnd:
         await self._start_chart(update, chart_id)
 
     async def _start_chart(self, update: Update, chart_id: str) -> None:
-        owner = self.owner(update)
-        screen = await self.dialogs.start(owner, chart_id, self.chat(update))
-        clubs = await self.dialogs.store.clubs_of(owner)
-        if len(clubs) == 1:  # a director of one club: the ruling belongs to that club's log
-            await self.dialogs.store.set_session_club(screen.session_id, clubs[0])
+        screen = await self.records.rulings.start(self.owner(update), chart_id, self.chat(update))
         await self._show(update, screen)
 
     async def _press_law(self, update: Update, args: list[str]) -> None:

@@ -7,6 +7,7 @@ to it carries that name back, so nothing is waiting in memory when the bot resta
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import time
@@ -21,21 +22,47 @@ from telegram import (
     InputTextMessageContent,
     Update,
 )
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
-from bot.rulings import DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings, authorities
+from bot.rulings import APPEAL_REASON_LIMIT, DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
 
+log = logging.getLogger("bot.telegram")
+
 NOTE_PROMPT = "Note for ruling {sid}:"
 EVENT_PROMPT = "Event for ruling {sid}:"
-APPEAL_PROMPT = "Reason for appealing ruling {sid}{token}:"
+APPEAL_PROMPT = "Reason for appealing ruling {sid}{token}: (at most {limit:,} characters)"
+REASON_PIECE = 600  # characters of a reason per line of the committee's message: escaped, under 3,000
 _PROMPT = re.compile(r"^(Note for|Event for|Reason for appealing) ruling (\d+)(?: \[([A-Za-z0-9_-]{20,64})\])?:")
+
+
+def committee_messages(record: RulingRecord) -> list[str]:
+    """The newest appeal as messages for the appeals chat, each within Telegram's limit.
+
+    Every line is whole HTML (no tag spans lines) and the reason is escaped in pieces short enough that an
+    escaped piece stays well under the limit, so the parts split at line breaks and never inside a tag."""
+    appeal = record.appeals[-1]
+    lines = [summary_html(record), "", f"<b>Appeal</b> by {esc(appeal.who)}:"]
+    for line in appeal.reason.splitlines() or [""]:
+        lines += [esc(line[i : i + REASON_PIECE]) for i in range(0, max(len(line), 1), REASON_PIECE)]
+    lines.append(f"Decide with /decide {record.session_id} upheld|changed|adjusted returned|forfeited|none [text]")
+    return split_message("\n".join(lines))
+
+
+def _name(update: Update) -> str:
+    """How people know the user: their first and last name on Telegram, else their @username."""
+    user = update.effective_user
+    if user is None:
+        return ""
+    return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
 def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
@@ -158,22 +185,28 @@ class RecordHandlers:
                 await self.rulings.annotate(owner, sid, event=text[:200])
                 await self.front._reply(update, f"Event saved on ruling {sid}.")
             else:
-                record = await self.rulings.appeal(owner, sid, text, token=token)
-                await self.front._reply(update, f"Appeal lodged on ruling {sid}; the club's committee will decide.")
-                await self._tell_committee(update, record, owner, text)
+                record = await self.rulings.appeal(owner, sid, text, token=token, name=_name(update))
+                await self.front._reply(update, await self._tell_committee(update, record))
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
         return True
 
-    async def _tell_committee(self, update: Update, record: RulingRecord, by: str, reason: str) -> None:
+    async def _tell_committee(self, update: Update, record: RulingRecord) -> str:
+        """Send the newest appeal to the club's appeals chat; what to tell the appellant, truthfully."""
+        sid = record.session_id
         if record.club is None or not record.club.appeals_chat:
-            return
+            return f"Appeal lodged on ruling {sid}; it is in the ruling's record (its club has no appeals chat)."
         bot = update.get_bot()
-        text = (
-            f"{summary_html(record)}\n\n<b>Appeal</b> by {esc(by)}: {esc(reason)}\n"
-            f"Decide with /decide {record.session_id} upheld|changed|adjusted returned|forfeited|none [text]"
-        )
-        await bot.send_message(record.club.appeals_chat, text, parse_mode="HTML")
+        try:
+            for part in committee_messages(record):
+                await bot.send_message(record.club.appeals_chat, part, parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.warning("appeal on ruling %s not delivered to the appeals chat: %s", sid, type(exc).__name__)
+            return (
+                f"Appeal lodged on ruling {sid}, but the club's appeals chat could not be told just now. "
+                "The appeal is in the ruling's record; let the director know."
+            )
+        return f"Appeal lodged on ruling {sid}; the club's committee has been told and will decide."
 
     # --- sharing --------------------------------------------------------------------------------
 
@@ -270,7 +303,9 @@ class RecordHandlers:
     async def _prompt_appeal(self, update: Update, record: RulingRecord, token: str | None) -> None:
         if record.appeal_deadline is not None and time.time() > record.appeal_deadline:
             raise RulingError("The time to appeal this ruling has ended.")
-        prompt = APPEAL_PROMPT.format(sid=record.session_id, token=f" [{token}]" if token else "")
+        prompt = APPEAL_PROMPT.format(
+            sid=record.session_id, token=f" [{token}]" if token else "", limit=APPEAL_REASON_LIMIT
+        )
         await self.front._reply(update, esc(prompt), ForceReply(selective=True))
 
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -293,23 +328,21 @@ class RecordHandlers:
     # --- clubs and privacy ----------------------------------------------------------------------
 
     async def on_club(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | deadline MIN | appeals here |
+        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | deadline MIN | set KEY VALUE | appeals here |
         grant USER_ID admin|director|committee | log [DAYS]"""
         args = context.args or []
         owner = self.front.owner(update)
-        store = self.rulings.store
         try:
             if args[:1] == ["new"] and len(args) > 1:
-                club_id = await store.create_club(" ".join(args[1:])[:80], "WBF", owner)
+                club_id = await self.rulings.create_club(owner, " ".join(args[1:]))
                 await self.front._reply(
                     update,
                     f"Club {club_id} created; you are its administrator. "
                     f"Set its authority with /club {club_id} authority ACBL.",
                 )
                 return
-            if len(args) < 2 or not args[0].isdigit():
-                clubs = await store.clubs_of(owner)
-                listing = ", ".join(map(str, clubs)) or "none"
+            if len(args) < 2 or not args[0].isdigit() or len(args[0]) > 18:
+                listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
                 await self.front._reply(
                     update,
                     f"Your clubs: {listing}. Commands: /club new NAME · /club ID authority "
@@ -319,35 +352,35 @@ class RecordHandlers:
                 return
             club_id, action, rest = int(args[0]), args[1], args[2:]
             if action == "log":
-                days = float(rest[0]) if rest and rest[0].replace(".", "").isdigit() else 30
-                records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
-                counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
-                lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
-                lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
-                await self.front._reply(update, esc("\n".join(lines)))
+                await self._club_log(update, owner, club_id, rest)
                 return
-            if "admin" not in await store.roles(club_id, owner):
-                raise RulingError("Only the club's administrators can change it.")
-            if action == "authority" and rest and rest[0] in authorities():
-                await store.update_club(club_id, authority=rest[0])
-            elif action == "deadline" and rest and rest[0].isdigit() and 5 <= int(rest[0]) <= 24 * 60:
-                await store.update_club(club_id, settings={"appeal_minutes": int(rest[0])})
-            elif action == "set" and len(rest) >= 2 and rest[0] in SETTABLE:
-                await store.update_club(club_id, settings={rest[0]: _setting(rest[0], " ".join(rest[1:]))})
-            elif action == "appeals" and rest == ["here"]:
-                await store.update_club(club_id, appeals_chat=self.front.chat(update))
-            elif (
-                action == "grant"
-                and len(rest) == 2
-                and rest[0].isdigit()
-                and rest[1] in ("admin", "director", "committee")
-            ):
-                await store.set_role(club_id, f"tg:{rest[0]}", rest[1])
-            else:
-                raise RulingError("I did not understand that. Type /club for the commands.")
+            await self._change_club(update, owner, club_id, action, rest)
             await self.front._reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
+
+    async def _club_log(self, update: Update, owner: str, club_id: int, rest: list[str]) -> None:
+        days = float(rest[0]) if rest and rest[0].replace(".", "", 1).isdigit() and len(rest[0]) < 6 else 30
+        records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
+        counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
+        lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
+        lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
+        await self.front._reply(update, esc("\n".join(lines)))
+
+    async def _change_club(self, update: Update, owner: str, club_id: int, action: str, rest: list[str]) -> None:
+        """One administrator's change; the service checks who may make it and what the values may be."""
+        if action == "authority" and len(rest) == 1:
+            await self.rulings.set_authority(owner, club_id, rest[0])
+        elif action == "deadline" and len(rest) == 1:
+            await self.rulings.set_deadline(owner, club_id, rest[0])
+        elif action == "set" and len(rest) >= 2:
+            await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
+        elif action == "appeals" and rest == ["here"]:
+            await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
+        elif action == "grant" and len(rest) == 2 and rest[0].isdigit() and len(rest[0]) <= 18:
+            await self.rulings.grant(owner, club_id, f"tg:{rest[0]}", rest[1])
+        else:
+            raise RulingError("I did not understand that. Type /club for the commands.")
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, delete everything", callback_data="fg:yes")]])
@@ -362,20 +395,6 @@ class RecordHandlers:
             raise ValueError(args)
         count = await self.rulings.forget(self.front.owner(update))
         return f"Deleted {count} session(s) and everything attached to them."
-
-
-# Club settings a club administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
-SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
-
-
-def _setting(key: str, value: str) -> str | bool:
-    if key == "face_down_opening_leads":
-        if value.lower() not in ("yes", "no", "true", "false"):
-            raise RulingError("face_down_opening_leads is yes or no.")
-        return value.lower() in ("yes", "true")
-    if key == "language" and value.lower() not in ("en", "th"):
-        raise RulingError("The language is en or th.")
-    return value[:200]
 
 
 async def _png(dot: str) -> bytes | None:

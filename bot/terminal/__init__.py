@@ -19,6 +19,7 @@ from bot.laws import LawBook, load_lawbook
 from bot.laws.glossary import Term
 from bot.laws.text import describe_lookup, format_passage, format_term, ref_label, short_quote
 from bot.matching import Candidate, Matcher, MatchResult, build_matcher, chart_entries
+from bot.rulings import Rulings
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
@@ -90,9 +91,16 @@ class TerminalChat:
     """One person's conversation in the terminal."""
 
     def __init__(
-        self, dialogs: Dialogs, book: LawBook, owner: str, matcher: Matcher, answers: Answers | None = None
+        self,
+        dialogs: Dialogs,
+        book: LawBook,
+        owner: str,
+        matcher: Matcher,
+        answers: Answers | None = None,
+        rulings: Rulings | None = None,
     ) -> None:
         self.dialogs = dialogs
+        self.rulings = rulings or Rulings(dialogs.store, dialogs)  # starts charts: a club director's are filed
         self.book = book
         self.owner = owner
         self.matcher = matcher
@@ -174,7 +182,7 @@ class TerminalChat:
     def _start_candidate(self, candidate: Candidate) -> Action:
         async def start() -> str:
             if candidate.charts:
-                return self._show(await self.dialogs.start(self.owner, candidate.charts[0]))
+                return self._show(await self.rulings.start(self.owner, candidate.charts[0]))
             return describe_lookup(self.book, str(candidate.law))[1].rstrip()
 
         return start
@@ -201,7 +209,7 @@ class TerminalChat:
 
     def _walk(self, chart_id: str) -> Action:
         async def walk() -> str:
-            return self._show(await self.dialogs.start(self.owner, chart_id))
+            return self._show(await self.rulings.start(self.owner, chart_id))
 
         return walk
 
@@ -278,7 +286,7 @@ class TerminalChat:
         chart: Chart | None = self.dialogs.charts.get(rest.casefold())
         if chart is None:
             return f"There is no chart {rest!r}. Type 'charts' to see them."
-        return self._show(await self.dialogs.start(self.owner, chart.id))
+        return self._show(await self.rulings.start(self.owner, chart.id))
 
     def _show(self, screen: Screen) -> str:
         self.screen = screen
