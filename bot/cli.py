@@ -44,7 +44,9 @@ def run_define(args: argparse.Namespace) -> int:
 
 
 def collect_lint() -> LintReport:
-    """Everything ``lint`` checks, as one report: the knowledge base, then every chart."""
+    """Everything ``lint`` checks, as one report: the knowledge base, then every chart, then the triage tree."""
+    from bot.answers.triage import lint_triage, load_triage
+
     book = load_lawbook()
     report = lint_lawbook(book)
     report.extend(lint_players_words(book))
@@ -55,6 +57,7 @@ def collect_lint() -> LintReport:
         report.problems.append(Finding(f"{exc.path}:{exc.line}", exc.message))
         return report
     report.extend(lint_charts(charts, book))
+    report.extend(lint_triage(load_triage(), charts))
     return report
 
 

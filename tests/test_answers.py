@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.answers import Answers, build_answers
+from bot.answers import Answers, Replies, build_answers, load_triage
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.laws.summaries import SUMMARY_WORDS, load_law_summaries
@@ -144,7 +144,8 @@ def test_quoted_law_text_and_the_right_terms_pass() -> None:
 
 
 async def _chat(store: Store, answers: Answers) -> TerminalChat:
-    return TerminalChat(Dialogs(store, answers.charts), answers.book, "terminal:player", answers.matcher, answers)
+    replies = Replies(answers, load_triage())
+    return TerminalChat(Dialogs(store, answers.charts), answers.book, "terminal:player", answers.matcher, replies)
 
 
 async def test_terminal_question_summary_then_walk_through(store: Store, answers: Answers) -> None:

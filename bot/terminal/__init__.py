@@ -12,18 +12,18 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.answers import MODE_KEY, MODES, Answers, Topic, build_answers
+from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_replies
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.laws import LawBook, load_lawbook
-from bot.laws.glossary import Term
-from bot.laws.text import describe_lookup, format_passage, format_term, ref_label, short_quote
-from bot.matching import Candidate, Matcher, MatchResult, build_matcher, chart_entries
+from bot.laws.text import describe_lookup, format_passage, short_quote
+from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import Rulings
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
-Describe what happened in your own words ("LHO led out of turn"), then type the number of the situation.
+Describe what happened in your own words ("LHO led out of turn"), then type the number of the situation
+(vague words get one or two questions first: when it happened, what kind).
 Ask how the rules work ("what happens after a lead out of turn?") for a short answer in plain words.
 Or use a command:
   law REF         show a law, section or definition (law 54A, law "penalty card", law definitions)
@@ -77,16 +77,6 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
     return "\n".join(lines).rstrip()
 
 
-def topic_text(topic: Topic) -> str:
-    """A players' summary: the title, then each sentence with the sections it rests on."""
-    lines = [f"{topic.title} — in plain words", ""]
-    lines += [f"{text} ({laws})" for text, laws in topic.summary.cited()]
-    return "\n".join(lines)
-
-
-Action = Callable[[], Awaitable[str]]
-
-
 class TerminalChat:
     """One person's conversation in the terminal."""
 
@@ -96,16 +86,15 @@ class TerminalChat:
         book: LawBook,
         owner: str,
         matcher: Matcher,
-        answers: Answers | None = None,
+        replies: Replies | None = None,
         rulings: Rulings | None = None,
     ) -> None:
         self.dialogs = dialogs
         self.rulings = rulings or Rulings(dialogs.store, dialogs)  # starts charts: a club director's are filed
         self.book = book
         self.owner = owner
-        self.matcher = matcher
-        self.answers = answers or build_answers(book, dialogs.charts, matcher)
-        self.menu: list[Action] = []  # what the numbers last offered do (situations, summary buttons)
+        self.replies = replies or build_replies(book, dialogs.charts, matcher)
+        self.menu: tuple[Offer, ...] = ()  # what the numbers last offered (situations, a summary's choices)
         self.screen: Screen | None = None
         self.changing: int | None = None  # the answer number being changed, while its question is shown
         self.finished = False
@@ -119,7 +108,7 @@ class TerminalChat:
         command = self._commands().get(word.casefold())
         try:
             if command is not None:
-                self.menu = []
+                self.menu = ()
                 return await command(rest.strip())
             if text.isdigit():
                 if self.menu:
@@ -155,99 +144,27 @@ class TerminalChat:
         }
 
     async def _describe(self, text: str) -> str:
-        """A description of an incident (the candidate situations) or a question (a summary first)."""
+        """What the shared step makes of a typed line (situations, a triage question, a summary …)."""
         mode = await self.dialogs.store.setting(self.owner, MODE_KEY) or "auto"
-        reading = self.answers.read(text, mode)
-        if reading.term is not None:
-            return self._term(reading.term)
-        if reading.topic is not None:
-            return self._topic(reading.topic)
-        assert reading.match is not None
-        return self._situations(reading.match)
+        return await self._render(self.replies.to_text(text, mode))
 
-    def _situations(self, result: MatchResult) -> str:
-        """The candidate laws, numbered, with why they matched; a number starts the chart."""
-        if result.direct_ref:
-            return describe_lookup(self.book, result.direct_ref)[1].rstrip()
-        offered = list(result.candidates if result.confident else result.suggestions)
-        self.menu = [self._start_candidate(c) for c in offered]
-        lines = [] if result.confident else [result.message or ""]
-        lines.append("Which situation is it? Type its number:" if result.confident else "Common situations:")
-        for number, candidate in enumerate(offered, start=1):
-            chart = f" — chart {candidate.charts[0]}" if candidate.charts else " — law text"
-            why = f"  (matched: {', '.join(candidate.matched[:3])})" if candidate.matched else ""
-            lines.append(f"  {number}. Law {candidate.law} — {candidate.title}{chart}{why}")
+    async def _render(self, reply: Reply) -> str:
+        """A reply's text with its offers numbered (the next number typed follows one); START opens its chart."""
+        if reply.kind is Kind.START:
+            return self._show(await self.rulings.start(self.owner, reply.key))
+        self.menu = reply.offers
+        lines = [reply.text, *(f"  {n}. {offer.label}" for n, offer in enumerate(reply.offers, start=1))]
         return "\n".join(lines)
-
-    def _start_candidate(self, candidate: Candidate) -> Action:
-        async def start() -> str:
-            if candidate.charts:
-                return self._show(await self.rulings.start(self.owner, candidate.charts[0]))
-            return describe_lookup(self.book, str(candidate.law))[1].rstrip()
-
-        return start
-
-    def _topic(self, topic: Topic) -> str:
-        """A players' summary, then: walk through the chart, the law text, related topics."""
-        labelled: list[tuple[str, Action]] = []
-        if topic.chart is not None:
-            labelled.append(("Walk me through it", self._walk(topic.chart)))
-        labelled.append((f"Show the law (Law {topic.law})", self._show_law(str(topic.law))))
-        related = self.answers.related(topic)
-        if related:
-            labelled.append(("Related", self._related(topic, related)))
-        return topic_text(topic) + "\n\n" + self._offer(labelled)
-
-    def _term(self, term: Term) -> str:
-        labelled = [(ref_label(self.book, ref), self._show_law(ref)) for ref in term.related]
-        return format_term(term) + ("\n\nRelated laws:\n" + self._offer(labelled) if labelled else "")
-
-    def _offer(self, labelled: list[tuple[str, Action]]) -> str:
-        """Number the choices; the next number typed runs one."""
-        self.menu = [action for _label, action in labelled]
-        return "\n".join(f"  {n}. {label}" for n, (label, _action) in enumerate(labelled, start=1))
-
-    def _walk(self, chart_id: str) -> Action:
-        async def walk() -> str:
-            return self._show(await self.rulings.start(self.owner, chart_id))
-
-        return walk
-
-    def _show_law(self, ref: str) -> Action:
-        async def show() -> str:
-            return describe_lookup(self.book, ref)[1].rstrip()
-
-        return show
-
-    def _related(self, topic: Topic, related: list[Topic]) -> Action:
-        async def offer() -> str:
-            labelled = [(other.title, self._open_topic(other)) for other in related]
-            return f"Related to {topic.title}:\n" + self._offer(labelled)
-
-        return offer
-
-    def _open_topic(self, topic: Topic) -> Action:
-        async def open_topic() -> str:
-            return self._topic(topic)
-
-        return open_topic
 
     async def _pick(self, number: int) -> str:
         if not 1 <= number <= len(self.menu):
             return f"Choose a number from 1 to {len(self.menu)}."
-        action = self.menu[number - 1]
-        self.menu = []
-        return await action()
+        offer = self.menu[number - 1]
+        self.menu = ()
+        return await self._render(self.replies.follow(offer.act, offer.key))
 
     async def _define(self, rest: str) -> str:
-        if not rest:
-            return "Which term? For example 'define penalty card'."
-        term = self.answers.glossary.lookup(rest)
-        if term is None:
-            near = self.answers.glossary.suggest(rest)
-            hint = f" Did you mean: {', '.join(near)}?" if near else " Try 'law definitions' for the defined terms."
-            return f"I have no entry for {rest!r}.{hint}"
-        return self._term(term)
+        return await self._render(self.replies.define(rest))
 
     async def _mode(self, rest: str) -> str:
         if rest:

@@ -1,0 +1,196 @@
+"""How a text reads: a general question gets a short cited summary first; an incident, the director's chart.
+
+Not every user is directing. "What happens after a lead out of turn?" wants the options and consequences in
+plain words, then — if the player wishes — the full walk-through. "LHO led out of turn" at the table wants
+the chart at once. ``Answers.read`` decides which (``knowledge/question-forms.yaml``, or the user's own
+setting), and finds the topic: a chart's summary when a chart serves the law, else the law's summary.
+Front ends render what it returns; nothing here knows Telegram or the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from bot.dialogs.model import Chart, Jump
+from bot.laws import LawBook
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
+from bot.laws.glossary import Glossary, Term, load_glossary
+from bot.laws.lint import cross_refs
+from bot.laws.refs import law_number
+from bot.laws.summaries import Summary, load_law_summaries
+from bot.matching import Candidate, Matcher, MatchResult
+
+MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
+MODE_KEY = "answers"
+RELATED = 6  # topics offered under "Related"
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """What a player's answer is about: a chart's situation, or a whole law."""
+
+    kind: str  # "chart" or "law"
+    key: str  # the chart id, or the law number
+    title: str
+    summary: Summary
+    law: int  # the law "Show the law" opens
+    chart: str | None  # the chart "Walk me through it" starts
+
+    @property
+    def token(self) -> str:
+        """Compact and stable, for buttons: ``c:revoke`` or ``l:54``."""
+        return f"{self.kind[0]}:{self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a text was taken: a definition asked for, a question to summarise, or an incident to rule on."""
+
+    intent: str  # "define", "question" or "incident"
+    match: MatchResult | None  # the matcher's candidates (questions and incidents)
+    topic: Topic | None  # the summary to show first (questions the matcher was sure of)
+    term: Term | None  # the glossary entry (definitions)
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    pattern: re.Pattern[str]
+    weight: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionForms:
+    question: tuple[_Form, ...]
+    incident: tuple[_Form, ...]
+    define: tuple[_Form, ...]
+    chatter: tuple[_Form, ...]
+
+    def intent(self, text: str) -> str:
+        """ "question" when the text reads as a general question about the rules, else "incident"."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+        asked = sum(f.weight for f in self.question if f.pattern.search(lowered))
+        told = sum(f.weight for f in self.incident if f.pattern.search(lowered))
+        return "question" if asked > told else "incident"
+
+    def term(self, text: str) -> str | None:
+        """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+        for form in self.define:
+            found = form.pattern.match(lowered)
+            if found:
+                return found.group("term")
+        return None
+
+    def is_chatter(self, text: str) -> bool:
+        """Whether the whole text is thanks, a greeting, laughter or a bare number: nothing to start."""
+        kept = "".join(" " if unicodedata.category(c)[0] in "PSC" else c for c in text.casefold())
+        bare = " ".join(kept.split())
+        return not bare or any(form.pattern.match(bare) for form in self.chatter)
+
+
+def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> QuestionForms:
+    document = read_yaml(path)
+
+    def forms(kind: str) -> tuple[_Form, ...]:
+        return tuple(_Form(re.compile(f["pattern"]), int(f["weight"])) for f in document[kind])
+
+    return QuestionForms(forms("question"), forms("incident"), forms("define"), forms("chatter"))
+
+
+@cache
+def load_question_forms() -> QuestionForms:
+    return read_question_forms()
+
+
+class Answers:
+    """Players' answers over the matcher, the charts, the law summaries and the glossary."""
+
+    def __init__(
+        self,
+        book: LawBook,
+        charts: Mapping[str, Chart],
+        matcher: Matcher,
+        summaries: Mapping[int, Summary],
+        glossary: Glossary,
+        forms: QuestionForms,
+    ) -> None:
+        self.book = book
+        self.charts = charts
+        self.matcher = matcher
+        self.summaries = summaries
+        self.glossary = glossary
+        self.forms = forms
+
+    def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
+        """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
+        if mode != "director":
+            asked = self.forms.term(text)
+            term = self.glossary.lookup(asked) if asked else None
+            if term is not None:
+                return Reading("define", None, None, term)
+        intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
+        result = self.matcher.match(text, limit)
+        if intent == "incident" or not result.confident or not result.candidates or result.direct_ref:
+            return Reading(intent, result, None, None)
+        return Reading(intent, result, self.topic_for(result.candidates[0]), None)
+
+    def topic_for(self, candidate: Candidate) -> Topic | None:
+        """The summary to show for a candidate: the chart that is about its law first (a claim question gets
+        the claim chart, not a chart that merely mentions claims), then its other charts, else the law's."""
+        own = sorted(candidate.charts, key=lambda c: law_number(self.charts[c].laws[0]) != candidate.law)
+        for chart_id in own:
+            topic = self.chart_topic(chart_id)
+            if topic is not None:
+                return topic
+        return self.law_topic(candidate.law)
+
+    def chart_topic(self, chart_id: str) -> Topic | None:
+        chart = self.charts.get(chart_id)
+        if chart is None or chart.summary is None:
+            return None
+        return Topic("chart", chart.id, chart.title, chart.summary, law_number(chart.laws[0]), chart.id)
+
+    def law_topic(self, number: int) -> Topic | None:
+        law = self.book.laws.get(number)
+        summary = self.summaries.get(number)
+        if law is None or summary is None:
+            return None
+        charts = self.matcher.charts_by_law.get(number, [])
+        return Topic("law", str(number), f"Law {number} — {law.title}", summary, number, charts[0] if charts else None)
+
+    def topic(self, token: str) -> Topic | None:
+        """The topic a button names (``c:revoke``, ``l:54``); None for anything else."""
+        kind, _, key = token.partition(":")
+        if kind == "c":
+            return self.chart_topic(key)
+        if kind == "l" and key.isdigit():
+            return self.law_topic(int(key))
+        return None
+
+    def related(self, topic: Topic) -> list[Topic]:
+        """Where a player may look next: the other laws and charts a chart uses, or a law's charts and the laws
+        its text refers to."""
+        if topic.kind == "chart":
+            chart = self.charts[topic.key]
+            tokens = [f"l:{law_number(ref)}" for ref in chart.laws]
+            tokens += [f"c:{node.jump}" for node in chart.nodes.values() if isinstance(node, Jump)]
+        else:
+            law = self.book.laws[topic.law]
+            tokens = [f"c:{c}" for c in self.matcher.charts_by_law.get(topic.law, [])]
+            tokens += [f"l:{law_number(ref)}" for s in law.sections for ref in cross_refs(s.text)]
+        found: list[Topic] = []
+        for token in dict.fromkeys(tokens):
+            other = self.topic(token)
+            if other is not None and other.token != topic.token and other not in found:
+                found.append(other)
+        return found[:RELATED]
+
+
+def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:
+    """The answers service over the process-wide knowledge base."""
+    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms())

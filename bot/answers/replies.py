@@ -1,0 +1,218 @@
+"""From what a user typed to what to show: the one step the terminal and Telegram share.
+
+A front end hands over the text and the user's mode and gets a ``Reply``: its kind, the text to show and
+the offers (one button or numbered entry each). Choosing an offer is ``follow(act, key)``, the next
+Reply; a chart to start comes back as kind START for the front end to open with the dialog service. What a
+text means is decided here and in ``knowledge/`` (question forms, chatter, the triage tree), never in a
+front end, so both answer the same words the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.answers.reading import Answers, Topic, build_answers
+from bot.answers.triage import Branch, Triage, load_triage
+from bot.dialogs.model import Chart
+from bot.laws import LawBook
+from bot.laws.glossary import Term
+from bot.laws.refs import law_number
+from bot.laws.text import describe_lookup, format_term, ref_label
+from bot.matching import HINT, Candidate, Matcher, MatchResult
+from bot.matching.normalise import STOPWORDS
+
+NEAR = 0.6  # a situation is shown when its score is at least this share of the first one's
+SHOWN = 4  # and at most this many
+LIKELY = 60.0  # a matcher score from which a situation is "likely" (below: "possible")
+CANDIDATES = 6  # laws asked of the matcher: several laws often lead to one chart
+SAY = "Describe what happened at the table, e.g. “LHO led out of turn” or “partner hesitated then bid 4♠”."
+GONE = "That choice is no longer available; describe what happened again."
+
+
+class Kind(Enum):
+    """What a reply is, so a front end can lay it out (a law's text as printed, a chart started …)."""
+
+    DEFINE = "define"  # a glossary entry
+    SUMMARY = "summary"  # a players' summary
+    RELATED = "related"  # what to read next after a summary
+    LAW = "law"  # a law, section or definition as printed
+    SITUATIONS = "situations"  # the charts the words point to
+    TRIAGE = "triage"  # a question that narrows vague words
+    SAY = "say"  # one line; nothing starts
+    START = "start"  # the chart in ``Reply.key`` is to be started with the dialog service
+    GONE = "gone"  # an offer that no longer leads anywhere
+
+
+class Act(Enum):
+    """What choosing an offer does."""
+
+    CHART = "chart"  # start the chart ``key``
+    LAW = "law"  # show the law ``key`` ("54", "27B1")
+    TOPIC = "topic"  # the players' summary of ``key`` ("c:revoke", "l:54")
+    RELATED = "related"  # the topics related to ``key``
+    TRIAGE = "triage"  # the triage branch ``key`` ("play", "play.revoke")
+    NONE = "none"  # none of the situations fits: narrow it down
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    label: str
+    act: Act
+    key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    kind: Kind
+    text: str
+    offers: tuple[Offer, ...] = ()
+    key: str = ""  # START: the chart to start
+
+
+class Replies:
+    """Text → Reply, offer → Reply, over the players' answers, the matcher and the triage tree."""
+
+    def __init__(self, answers: Answers, triage: Triage) -> None:
+        self.answers = answers
+        self.triage = triage
+        self.book: LawBook = answers.book
+        self.charts: Mapping[str, Chart] = answers.charts
+
+    def to_text(self, text: str, mode: str = "auto") -> Reply:
+        """What to show for a typed message, read as the user's mode says (see ``Answers.read``)."""
+        if self.answers.forms.is_chatter(text):
+            return Reply(Kind.SAY, SAY)
+        reading = self.answers.read(text, mode, CANDIDATES)
+        if reading.term is not None:
+            return self.term(reading.term)
+        if reading.topic is not None:
+            return self.summary(reading.topic)
+        assert reading.match is not None
+        result = reading.match
+        if result.direct_ref:
+            return self.law(result.direct_ref)
+        if not result.candidates and not self._vague_words(text):
+            why = (result.message or "").removesuffix(HINT).strip()
+            return Reply(Kind.SAY, f"{why} {SAY}".strip())
+        if not result.candidates or not result.confident or self._vague(result):
+            return self.branch(self.triage.root)
+        return self.situations(result)
+
+    def follow(self, act: Act, key: str) -> Reply:
+        """What choosing an offer shows; an offer whose chart, law, topic or branch is gone gives GONE."""
+        if act is Act.CHART:
+            return Reply(Kind.START, "", (), key) if key in self.charts else _gone()
+        if act is Act.LAW:
+            return self.law(key)
+        if act is Act.TOPIC or act is Act.RELATED:
+            topic = self.answers.topic(key)
+            if topic is None:
+                return _gone()
+            return self.summary(topic) if act is Act.TOPIC else self.related(topic)
+        branch = self.triage.find(key if act is Act.TRIAGE else "")
+        return self.branch(branch) if branch is not None else _gone()
+
+    def define(self, asked: str) -> Reply:
+        """``define TERM`` / ``/define TERM``: the entry, or the nearest terms."""
+        if not asked.strip():
+            return Reply(Kind.SAY, "Which term? For example “define penalty card”.")
+        term = self.answers.glossary.lookup(asked)
+        if term is not None:
+            return self.term(term)
+        near = self.answers.glossary.suggest(asked)
+        hint = f" Did you mean: {', '.join(near)}?" if near else " “law definitions” lists the defined terms."
+        return Reply(Kind.SAY, f"I have no entry for “{asked.strip()[:60]}”.{hint}")
+
+    # --- the replies ------------------------------------------------------------------------------
+
+    def term(self, term: Term) -> Reply:
+        offers = tuple(Offer(ref_label(self.book, ref), Act.LAW, ref) for ref in term.related)
+        return Reply(Kind.DEFINE, format_term(term) + ("\n\nRelated laws:" if offers else ""), offers)
+
+    def summary(self, topic: Topic) -> Reply:
+        """A players' summary, each sentence citing its sections; then the chart, the law, related topics."""
+        lines = [f"{topic.title} — in plain words", ""]
+        lines += [f"{text} ({laws})" for text, laws in topic.summary.cited()]
+        offers = [Offer("Walk me through it", Act.CHART, topic.chart)] if topic.chart is not None else []
+        offers.append(Offer(f"Show the law (Law {topic.law})", Act.LAW, str(topic.law)))
+        if self.answers.related(topic):
+            offers.append(Offer("Related", Act.RELATED, topic.token))
+        return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers))
+
+    def related(self, topic: Topic) -> Reply:
+        offers = tuple(Offer(other.title, Act.TOPIC, other.token) for other in self.answers.related(topic))
+        if not offers:
+            return Reply(Kind.SAY, f"Nothing related to {topic.title}.")
+        return Reply(Kind.RELATED, f"Related to {topic.title}:", offers)
+
+    def law(self, ref: str) -> Reply:
+        found, text = describe_lookup(self.book, ref)
+        return Reply(Kind.LAW, text.rstrip()) if found else _gone()
+
+    def situations(self, result: MatchResult) -> Reply:
+        """One line per chart, led by its plain name and law, with how sure; only those near the first."""
+        offers: dict[str, Offer] = {}  # by chart id, or "law N" for a law no chart serves
+        best = max(c.score for c in result.candidates)
+        ranks = {c.law: rank for rank, c in enumerate(result.candidates)}
+        for candidate in result.candidates:
+            if candidate.score < NEAR * best or len(offers) >= SHOWN:
+                break
+            sure = "likely" if candidate.score >= LIKELY else "possible"
+            chart = self._chart_for(candidate, ranks, offers.keys())
+            if chart is not None:
+                label = f"{plain_name(chart)} — Law {law_number(chart.laws[0])} ({sure})"
+                offers[chart.id] = Offer(label, Act.CHART, chart.id)
+            elif not candidate.charts:
+                label = f"Law {candidate.law} — {candidate.title} ({sure})"
+                offers.setdefault(f"law {candidate.law}", Offer(label, Act.LAW, str(candidate.law)))
+        return Reply(Kind.SITUATIONS, "Which situation is it?", (*offers.values(), Offer("None of these", Act.NONE)))
+
+    def branch(self, branch: Branch) -> Reply:
+        """A triage question with its choices, or, at the end of a branch, its charts."""
+        if branch.branches:
+            offers = tuple(Offer(b.label, Act.TRIAGE, b.key) for b in branch.branches)
+            return Reply(Kind.TRIAGE, branch.question, offers)
+        charts = [self.charts[c] for c in branch.charts if c in self.charts]
+        if not charts:
+            return Reply(Kind.SAY, "No chart fits that yet; “charts” lists them all.")
+        offers = tuple(Offer(f"{plain_name(c)} — Law {law_number(c.laws[0])}", Act.CHART, c.id) for c in charts)
+        return Reply(Kind.SITUATIONS, "Which situation is it?", offers)
+
+    # --- helpers ----------------------------------------------------------------------------------
+
+    def _chart_for(self, candidate: Candidate, ranks: dict[int, int], taken: Collection[str]) -> Chart | None:
+        """The chart a candidate law leads to: the one that is about that law, else the one about the
+        best-ranked other candidate law, else the matcher's order; one already offered is passed over."""
+        charts = [self.charts[c] for c in candidate.charts if c in self.charts and c not in taken]
+
+        def fit(chart: Chart) -> tuple[int, int]:
+            main = law_number(chart.laws[0])
+            return (0 if main == candidate.law else 1 + ranks.get(main, len(ranks)), candidate.charts.index(chart.id))
+
+        return min(charts, key=fit, default=None)
+
+    def _vague(self, result: MatchResult) -> bool:
+        """Whether the first candidate rests only on words that say nothing of what happened."""
+        words = {w for run in result.candidates[0].matched for w in re.findall(r"\w+", run.casefold())}
+        return words <= self.triage.vague | STOPWORDS
+
+    def _vague_words(self, text: str) -> bool:
+        """Whether the text says something went wrong ("there is a problem") though nothing matched."""
+        return bool(set(re.findall(r"\w+", text.casefold())) & self.triage.vague)
+
+
+def plain_name(chart: Chart) -> str:
+    """A chart's title without its parenthesis or its dash-led detail: "Card played from dummy"."""
+    return re.split(r" \(| — | - |, ", chart.title, maxsplit=1)[0]
+
+
+def _gone() -> Reply:
+    return Reply(Kind.GONE, GONE)
+
+
+def build_replies(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Replies:
+    """The shared reply step over the process-wide knowledge base."""
+    return Replies(build_answers(book, charts, matcher), load_triage())

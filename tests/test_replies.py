@@ -1,0 +1,149 @@
+"""The one step from typed text to what to show, shared by the terminal and Telegram: situations one line per
+chart, a triage question for vague words, nothing started by chatter, offers that lead where they say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.answers import Act, Kind, Replies, Reply, build_replies, lint_triage, load_triage
+from bot.answers.triage import read_triage
+from bot.dialogs import load_charts
+from bot.laws import load_lawbook
+from bot.matching import build_matcher, chart_entries
+
+
+@pytest.fixture(scope="module")
+def replies() -> Replies:
+    charts = load_charts()
+    return build_replies(load_lawbook(), charts, build_matcher(chart_entries()))
+
+
+def _charts(reply: Reply) -> list[str]:
+    return [o.key for o in reply.offers if o.act is Act.CHART]
+
+
+@pytest.mark.parametrize("text", ["thanks", "Thanks!", "ok", "hello", "lol 😂", "1", "54", "ขอบคุณครับ", "  "])
+def test_chatter_and_bare_numbers_start_nothing(replies: Replies, text: str) -> None:
+    reply = replies.to_text(text)
+    assert reply.kind is Kind.SAY and not reply.offers
+    assert reply.text.startswith("Describe what happened at the table") and "\n" not in reply.text
+
+
+def test_off_topic_text_gets_one_line(replies: Replies) -> None:
+    reply = replies.to_text("nice weather today")
+    assert reply.kind is Kind.SAY and not reply.offers and "\n" not in reply.text
+
+
+@pytest.mark.parametrize("text", ["something weird happened", "there is a problem", "I need help"])
+def test_vague_words_get_the_triage_question(replies: Replies, text: str) -> None:
+    reply = replies.to_text(text)
+    assert reply.kind is Kind.TRIAGE and reply.text == "When did it happen?"
+    assert [o.label for o in reply.offers] == [
+        "Auction",
+        "Opening lead",
+        "Play",
+        "After play or scoring",
+        "Not a table incident",
+    ]
+
+
+def test_a_triage_branch_asks_once_more_then_offers_its_charts(replies: Replies) -> None:
+    play = replies.follow(Act.TRIAGE, "play")
+    assert play.kind is Kind.TRIAGE and play.text == "What happened in the play?"
+    revoke = next(o for o in play.offers if o.label.startswith("A revoke"))
+    charts = replies.follow(revoke.act, revoke.key)
+    assert charts.kind is Kind.SITUATIONS and [o.label for o in charts.offers] == ["Revoke — Law 61"]
+    assert replies.follow(Act.CHART, "revoke") == Reply(Kind.START, "", (), "revoke")
+
+
+def test_partner_revoked_is_one_line_for_the_revoke_chart(replies: Replies) -> None:
+    reply = replies.to_text("partner revoked")
+    assert reply.kind is Kind.SITUATIONS
+    assert _charts(reply) == ["revoke"]
+    assert reply.offers[0].label == "Revoke — Law 61 (likely)"
+    assert reply.offers[-1].label == "None of these" and reply.offers[-1].act is Act.NONE
+
+
+def test_a_lead_out_of_turn_offers_the_opening_lead_first(replies: Replies) -> None:
+    reply = replies.to_text("LHO led out of turn")
+    charts = _charts(reply)
+    assert charts[0] == "opening-lead-out-of-turn" and len(charts) == len(set(charts)) <= 4
+    assert reply.offers[0].label == "Opening lead out of turn — Law 54 (likely)"
+    assert "lead-out-of-turn" in charts
+
+
+def test_only_situations_near_the_first_are_shown(replies: Replies) -> None:
+    for text in ("dummy pointed out a revoke", "forgot to alert", "IB 1♦ over 1♥, not accepted, corrected to 2♦"):
+        reply = replies.to_text(text)
+        assert reply.kind is Kind.SITUATIONS and 1 <= len(reply.offers) - 1 <= 4
+        assert all(o.label.endswith(("(likely)", "(possible)")) for o in reply.offers[:-1])
+
+
+def test_a_long_time_on_one_board_is_slow_play(replies: Replies) -> None:
+    assert _charts(replies.to_text("the opps took 10 minutes on one board"))[0] == "procedural-penalty"
+
+
+def test_none_of_these_narrows_it_down(replies: Replies) -> None:
+    assert replies.follow(Act.NONE, "").text == "When did it happen?"
+
+
+def test_questions_definitions_and_references(replies: Replies) -> None:
+    summary = replies.to_text("what's the penalty for a revoke?")
+    assert summary.kind is Kind.SUMMARY and "in plain words" in summary.text
+    assert [o.act for o in summary.offers] == [Act.CHART, Act.LAW, Act.RELATED]
+    related = replies.follow(Act.RELATED, summary.offers[2].key)
+    assert related.kind is Kind.RELATED and all(o.act is Act.TOPIC for o in related.offers)
+    assert replies.follow(related.offers[0].act, related.offers[0].key).kind is Kind.SUMMARY
+    term = replies.to_text("what is a penalty card?")
+    assert term.kind is Kind.DEFINE and term.offers[0].label == "Law 50 — Disposition of Penalty Card"
+    law = replies.follow(term.offers[0].act, term.offers[0].key)
+    assert law.kind is Kind.LAW and law.text.startswith("Law 50")
+    assert replies.to_text("L27B").text.startswith("Law 27 — Insufficient Bid › B.")
+    assert "There is no Law 120" in replies.to_text("law 120").text
+
+
+def test_the_mode_decides_over_the_wording(replies: Replies) -> None:
+    assert replies.to_text("LHO led out of turn", "player").kind is Kind.SUMMARY
+    assert replies.to_text("what's the penalty for a revoke?", "director").kind is Kind.SITUATIONS
+
+
+@pytest.mark.parametrize(
+    ("act", "key"),
+    [
+        (Act.CHART, "no-such-chart"),
+        (Act.LAW, "120"),
+        (Act.TOPIC, "c:../../etc"),
+        (Act.RELATED, "l:0"),
+        (Act.TRIAGE, "play.nothing"),
+        (Act.TRIAGE, "x.y.z"),
+    ],
+)
+def test_an_offer_that_leads_nowhere_is_gone(replies: Replies, act: Act, key: str) -> None:
+    assert replies.follow(act, key).kind is Kind.GONE
+
+
+def test_define_answers_or_suggests(replies: Replies) -> None:
+    assert replies.define("penalty card").kind is Kind.DEFINE
+    assert "Did you mean" in replies.define("penalty crd card").text
+    assert "no entry" in replies.define("xyzzy").text
+    assert "Which term?" in replies.define(" ").text
+
+
+def test_the_triage_tree_covers_every_chart() -> None:
+    assert lint_triage(load_triage(), load_charts()).problems == []
+
+
+def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path) -> None:
+    path = tmp_path / "triage.yaml"
+    path.write_text(
+        "question: When?\nbranches:\n  - {id: a, label: A, charts: [revoke, nope]}\n"
+        "  - id: b\n    label: B\n    question: Who?\n    branches:\n"
+        "      - {id: c, label: C, question: Deeper?, branches: [{id: d, label: D, charts: [revoke]}]}\n",
+        encoding="utf-8",
+    )
+    problems = [str(p) for p in lint_triage(read_triage(path), load_charts()).problems]
+    assert any("no chart 'nope'" in p for p in problems)
+    assert any("chart 'claim' cannot be reached" in p for p in problems)
+    assert any("more than 2 questions" in p for p in problems)
