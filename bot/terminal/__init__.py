@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot.answers import MODE_KEY, MODES, Answers, Topic, build_answers
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
+from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook, load_lawbook
 from bot.laws.glossary import Term
 from bot.laws.text import describe_lookup, format_passage, format_term, ref_label, short_quote
@@ -48,6 +49,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.append("PARKED — " + screen.text)
     else:
         lines.append(screen.text)
+    if screen.from_description:
+        lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
     if screen.help:
         lines.append(f"  ({screen.help})")
     for ref in screen.laws:
@@ -72,7 +75,7 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
             lines.append(format_passage(book, passage))
     if screen.path:
         lines.append("How we got here:")
-        lines += [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+        lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(screen.path, start=1)]
     return "\n".join(lines).rstrip()
 
 
@@ -155,14 +158,14 @@ class TerminalChat:
         if reading.topic is not None:
             return self._topic(reading.topic)
         assert reading.match is not None
-        return self._situations(reading.match)
+        return self._situations(reading.match, text)
 
-    def _situations(self, result: MatchResult) -> str:
+    def _situations(self, result: MatchResult, description: str) -> str:
         """The candidate laws, numbered, with why they matched; a number starts the chart."""
         if result.direct_ref:
             return describe_lookup(self.book, result.direct_ref)[1].rstrip()
         offered = list(result.candidates if result.confident else result.suggestions)
-        self.menu = [self._start_candidate(c) for c in offered]
+        self.menu = [self._start_candidate(c, description) for c in offered]
         lines = [] if result.confident else [result.message or ""]
         lines.append("Which situation is it? Type its number:" if result.confident else "Common situations:")
         for number, candidate in enumerate(offered, start=1):
@@ -171,10 +174,10 @@ class TerminalChat:
             lines.append(f"  {number}. Law {candidate.law} — {candidate.title}{chart}{why}")
         return "\n".join(lines)
 
-    def _start_candidate(self, candidate: Candidate) -> Action:
+    def _start_candidate(self, candidate: Candidate, description: str) -> Action:
         async def start() -> str:
             if candidate.charts:
-                return self._show(await self.dialogs.start(self.owner, candidate.charts[0]))
+                return self._show(await self.dialogs.start(self.owner, candidate.charts[0], description=description))
             return describe_lookup(self.book, str(candidate.law))[1].rstrip()
 
         return start
@@ -321,7 +324,7 @@ class TerminalChat:
         screen = self._current()
         if not screen.path:
             return "No answers yet."
-        lines = [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+        lines = [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(screen.path, start=1)]
         return "Answers so far (type 'change N' to answer one again):\n" + "\n".join(lines)
 
     async def _change(self, rest: str) -> str:
