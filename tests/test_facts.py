@@ -97,10 +97,14 @@ async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store
     assert [a.source for a in screen.path] == [SOURCE, "", "", SOURCE]
     kinds = [(e.kind, e.data.get("source")) for e in await store.events(screen.session_id)]
     assert kinds[-2:] == [("answer", SOURCE), ("ruling", None)]
-    text = export(load_lawbook(), await Rulings(store, real).record(screen.session_id), "text")
+    record = await Rulings(store, real).record(screen.session_id)
+    text = export(load_lawbook(), record, "text")
     assert "Who faced the opening lead out of turn? → The defender who was not on lead (from your description)" in text
     assert "→ Accepted it, or played a card to it (from your description)" in text
     assert "Could presumed declarer have seen any of dummy's cards? → No\n" in text
+    assert "Described as:\n  > a defender led out of turn and declarer accepted the lead\n" in text
+    for fmt in ("markdown", "html"):
+        assert "from your description" in export(load_lawbook(), record, fmt)
 
 
 async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:

@@ -75,6 +75,7 @@ class RulingRecord:
     appeals: tuple[Appeal, ...] = ()
     decisions: tuple[Decision, ...] = ()
     appeal_minutes: int = 30
+    description: str = ""  # what the director typed when the chart was started from a description
 
     @property
     def finished(self) -> bool:
@@ -144,6 +145,7 @@ def build_record(
         appeals=tuple(appeals),
         decisions=tuple(decisions),
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
+        description=str(events[0].data.get("description", "")) if events and events[0].kind == "start" else "",
     )
 
 

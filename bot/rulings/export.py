@@ -101,6 +101,8 @@ def to_text(book: LawBook, record: RulingRecord) -> str:
     lines += [f"  • {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
     if record.annotations.get("note"):
         lines += ["", "Director's note:", *_quoted(record.annotations["note"], _QUOTE)]
+    if record.description:
+        lines += ["", "Described as:", *_quoted(record.description, _QUOTE)]
     lines += ["", "How the ruling was reached:"]
     lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(record.path, start=1)]
     lines += ["", "Laws applied:", *(f"\n{law}" for law in _laws(book, record))]
@@ -128,6 +130,8 @@ def to_markdown(book: LawBook, record: RulingRecord) -> str:
     lines += [f"- {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
     if record.annotations.get("note"):
         lines += ["", "**Director's note:**", "", *_md_quoted(record.annotations["note"])]
+    if record.description:
+        lines += ["", "**Described as:**", "", *_md_quoted(record.description)]
     lines += ["", "## How the ruling was reached", ""]
     lines += [f"{n}. {a.question} → *{answer_words(a)}*" for n, a in enumerate(record.path, start=1)]
     lines += ["", "## Laws applied", ""]
@@ -180,6 +184,8 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
         if record.annotations.get("note")
         else ""
     )
+    if record.description:
+        note += f"<p><strong>Described as:</strong></p>{_html_quoted(record.description)}"
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"
