@@ -36,14 +36,17 @@ class ChartMismatch(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One answer: at this chart's node, this option."""
+    """One answer: at this chart's node, this option; ``source`` says where it came from when not the director
+    ("description": taken from the words the chart was started with)."""
 
     chart: str
     node: str
     option: str
+    source: str = ""
 
     def as_data(self) -> dict[str, str]:
-        return {"chart": self.chart, "node": self.node, "option": self.option}
+        data = {"chart": self.chart, "node": self.node, "option": self.option}
+        return {**data, "source": self.source} if self.source else data
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,7 @@ class Answered:
     question: str
     answer: str
     laws: tuple[str, ...]
+    source: str = ""  # "" when the director chose it; "description" when taken from the description
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +170,7 @@ class Engine:
         if picked is None:
             raise StaleAnswer(f"{step.option!r} is not an option at {node.id}")
         label, target = picked
-        walk.answered.append(Answered(step, walk.render(prompt(node)), walk.render(label), node.laws))
+        walk.answered.append(Answered(step, walk.render(prompt(node)), walk.render(label), node.laws, step.source))
         if isinstance(node, Question):
             option = next(o for o in node.options if o.id == step.option)
             frame.values.update(option.sets)

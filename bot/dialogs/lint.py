@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.dialogs.facts import STOPS, load_negations, words
 from bot.dialogs.loader import NODE_ID
 from bot.dialogs.model import (
     PLACEHOLDER,
@@ -243,6 +244,30 @@ def _check_jump_cycles(charts: Mapping[str, Chart], out: list[Finding]) -> None:
             visit(cid, [cid])
 
 
+def _check_cues(chart: Chart, out: list[Finding]) -> None:
+    """Every cue names an existing question and one of its options; no cue gives two options of one question;
+    a cue is more than negation words."""
+    where = f"{chart.path}:{chart.cues_line}"
+    negations = set(load_negations().phrases)
+    for node_id, options in chart.cues.items():
+        node = chart.nodes.get(node_id)
+        if not isinstance(node, Question):
+            out.append(Finding(where, f"cues for {node_id!r}, which is not a question of this chart"))
+            continue
+        given: dict[tuple[str, ...], str] = {}
+        for option, cues in options.items():
+            if option not in {o.id for o in node.options}:
+                out.append(Finding(where, f"cues for {node_id!r} name {option!r}, which is not one of its options"))
+            for cue in cues:
+                said = words(cue)
+                if not said or said in negations or all(w in STOPS for w in said):
+                    out.append(Finding(where, f"cue {cue!r} of {node_id}/{option} has no words to find"))
+                elif given.setdefault(said, option) != option:
+                    out.append(
+                        Finding(where, f"cue {cue!r} of {node_id!r} is given to both {given[said]!r} and {option!r}")
+                    )
+
+
 def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
     """Every problem in every chart."""
     problems: list[Finding] = []
@@ -254,5 +279,6 @@ def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
         _check_node_shapes(chart, charts, book, problems)
         _check_variables(chart, problems)
         _check_players_words(chart, book, problems)
+        _check_cues(chart, problems)
     _check_jump_cycles(charts, problems)
     return LintReport(problems, [])

@@ -258,6 +258,20 @@ def _summary(chart: _Reader, path: str) -> Summary | None:
     return Summary(tuple(sentences))
 
 
+def _cues(chart: _Reader, path: str) -> tuple[dict[str, dict[str, tuple[str, ...]]], int]:
+    """``cues``: question id -> option id -> the table words that give that answer; the linter checks the names."""
+    node = chart._get("cues", False)
+    if node is None:
+        return {}, 0
+    cues: dict[str, dict[str, tuple[str, ...]]] = {}
+    for question, options in _Reader(node, path, "'cues'").items.values():
+        name = _scalar_text(question, path)
+        reader = _Reader(options, path, f"the cues of {name!r}")
+        cues[name] = {option: reader.text_list(option) for option in reader.items}
+        reader.done()
+    return cues, _line(node)
+
+
 def parse_chart(text: str, path: str) -> Chart:
     """Build a chart from YAML text; ``path`` is used in error messages."""
     try:
@@ -272,6 +286,7 @@ def parse_chart(text: str, path: str) -> Chart:
     if not CHART_ID.match(chart_id):
         raise ChartError(path, reader.line, f"chart id {chart_id!r}: use lower-case words joined by hyphens")
     variables = {name: _variable(name, node, path) for name, node in reader.mapping("variables", False).items()}
+    cues, cues_line = _cues(reader, path)
     nodes: dict[str, Node] = {}
     for node_id, node in reader.mapping("nodes").items():
         if not NODE_ID.match(node_id):
@@ -289,6 +304,8 @@ def parse_chart(text: str, path: str) -> Chart:
         variables=variables,
         summary=_summary(reader, path),
         path=path,
+        cues=cues,
+        cues_line=cues_line,
     )
     reader.done()
     if chart.start not in chart.nodes:

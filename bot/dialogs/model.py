@@ -162,6 +162,9 @@ class Chart:
     variables: dict[str, Variable] = field(default_factory=dict)
     summary: Summary | None = None  # for players: cited, plain words
     path: str = ""
+    # node id -> option id -> the table words in a description that give that answer (see bot/dialogs/facts.py)
+    cues: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    cues_line: int = 0
 
     def node(self, node_id: str) -> Node:
         return self.nodes[node_id]

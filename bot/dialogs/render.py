@@ -1,11 +1,14 @@
-"""A chart as a picture: Graphviz DOT or Mermaid text, optionally with a session's path highlighted."""
+"""Shared words of a screen (where an answer came from) and a chart as a picture: Graphviz DOT or Mermaid
+text, optionally with a session's path highlighted."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
+from bot.dialogs.engine import Answered
+from bot.dialogs.facts import SOURCE
 from bot.dialogs.model import (
     AGAIN,
     Branch,
@@ -20,6 +23,30 @@ from bot.dialogs.model import (
     choices,
     prompt,
 )
+
+FROM_DESCRIPTION = "from your description"
+
+
+def answer_words(answered: Answered) -> str:
+    """An answer as the history, the ruling's path and the record show it, saying when it was not chosen."""
+    return f"{answered.answer} ({FROM_DESCRIPTION})" if answered.source == SOURCE else answered.answer
+
+
+def _fact(answered: Answered) -> str:
+    """An answer short enough for one line; a bare "Yes" or "No" needs its question."""
+    if len(answered.answer.split()) > 1:
+        return answered.answer
+    return f"{answered.question.rstrip('?:')}: {answered.answer.lower()}"
+
+
+def description_line(answers: Sequence[Answered], change: str = "") -> str:
+    """ "From your description: opening lead · a defender led — Change" for the answers just taken from the
+    description (``Screen.from_description``), or "" when there are none."""
+    if not answers:
+        return ""
+    line = "From your description: " + " · ".join(_fact(a) for a in answers)
+    return f"{line} — {change}" if change else line
+
 
 _DOT_SHAPES = {Question: "diamond", Ruling: "box", Note: "note", Jump: "cds", Park: "octagon", Repeat: "hexagon"}
 _WRAP = 34

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
+from bot.dialogs.facts import SOURCE, Description, answer_from
 from bot.dialogs.model import Chart, Park, Question, Ruling, choices, prompt
 from bot.store import Conflict, Event, Position, SessionRow, Store
 
@@ -62,6 +63,16 @@ class Screen:
     def finished(self) -> bool:
         return self.status == "finished"
 
+    @property
+    def from_description(self) -> tuple[Answered, ...]:
+        """The answers just taken from the description: those after the director's own last answer."""
+        kept: list[Answered] = []
+        for answered in reversed(self.path):
+            if answered.source != SOURCE:
+                break
+            kept.append(answered)
+        return tuple(reversed(kept))
+
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
@@ -83,7 +94,7 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
         data = event.data
         match event.kind:
             case "answer" | "resume":
-                steps.append(Step(data["chart"], data["node"], data["option"]))
+                steps.append(Step(data["chart"], data["node"], data["option"], data.get("source", "")))
             case "back" | "reopen":
                 if steps:
                     steps.pop()
@@ -94,6 +105,7 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
     return steps
 
 
+PREFILL_LIMIT = 64  # answers one action may take from a description (a bound, never reached by a chart)
 WALKS_KEPT = 2048  # sessions whose walk stays in memory, like the store's recent sessions
 
 
@@ -109,15 +121,39 @@ class Dialogs:
         # has, so a log that grew elsewhere (a note) or a reused id never matches a stale walk.
         self._walks: OrderedDict[int, tuple[float, int, Walk]] = OrderedDict()
 
-    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
+    async def start(self, owner: str, chart_id: str, chat: str | None = None, description: str | None = None) -> Screen:
+        """A new session; started from a ``description`` (what the director typed), it is kept with the session
+        and every question the description answers is answered from it (``bot/dialogs/facts.py``)."""
         chart = self.charts.get(chart_id)
         if chart is None:
             raise DialogError(f"There is no chart {chart_id!r}. Type 'charts' to see them.")
         walk = self.engine.begin(chart_id)
-        session_id = await self.store.create_session(
-            owner, chat, chart_id, chart.version, {"chart": chart_id, "version": chart.version}, _position(walk)
-        )
-        return self._screen(session_id, chart, walk)
+        start: dict[str, Any] = {"chart": chart_id, "version": chart.version}
+        if description and description.strip():
+            start["description"] = description.strip()
+        session_id = await self.store.create_session(owner, chat, chart_id, chart.version, start, _position(walk))
+        prefilled = self._prefill(walk, start.get("description"))
+        if not prefilled:
+            return self._screen(session_id, chart, walk)
+        row = await self.store.session(session_id)
+        assert row is not None
+        return await self._record(row, await self.store.events(session_id), walk, prefilled)
+
+    def _prefill(self, walk: Walk, description: str | None) -> list[tuple[str, dict[str, Any]]]:
+        """Answer, on ``walk``, each question the description gives, for as long as it gives the next one;
+        the answer events to store, marked as taken from the description."""
+        if not description:
+            return []
+        words = Description(description)
+        taken: list[tuple[str, dict[str, Any]]] = []
+        while not walk.finished and isinstance(walk.node, Question) and len(taken) < PREFILL_LIMIT:
+            option = answer_from(words, walk.chart, walk.node)
+            if option is None:
+                break
+            step = Step(walk.chart.id, walk.node.id, option, SOURCE)
+            self.engine.take(walk, step)
+            taken.append(("answer", step.as_data()))
+        return taken
 
     async def screen(self, owner: str, session_id: int) -> Screen:
         row, walk, _events = await self._load(owner, session_id)
@@ -143,7 +179,8 @@ class Dialogs:
         except StaleAnswer as exc:
             raise Stale("That is not an option here.", self._screen(row.id, self.charts[row.chart_id], walk)) from exc
         kind = "resume" if isinstance(node, Park) else "answer"
-        return await self._record(row, events, walk, [(kind, picked.as_data())])
+        taken = self._prefill(walk, _description(events))
+        return await self._record(row, events, walk, [(kind, picked.as_data()), *taken])
 
     async def resume(self, owner: str, session_id: int) -> Screen:
         """Continue a parked session past its park node; any other session is simply shown."""
@@ -161,7 +198,8 @@ class Dialogs:
 
     async def restart(self, owner: str, session_id: int) -> Screen:
         row, _walk, events = await self._load(owner, session_id)
-        return await self._record(row, events, self.engine.begin(row.chart_id), [("restart", {})])
+        walk = self.engine.begin(row.chart_id)
+        return await self._record(row, events, walk, [("restart", {}), *self._prefill(walk, _description(events))])
 
     async def reopen(self, owner: str, session_id: int, number: int) -> Screen:
         """The question of answer ``number`` (1-based), to be answered again with ``change``."""
@@ -179,7 +217,8 @@ class Dialogs:
         except StaleAnswer as exc:
             raise Stale("That answer cannot be changed that way.", self._screen(row.id, walk.chart, walk)) from exc
         changed = self.engine.walk(row.chart_id, steps)
-        return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option})])
+        taken = self._prefill(changed, _description(events))
+        return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option}), *taken])
 
     async def cancel(self, owner: str, session_id: int) -> None:
         """Abandon an unfinished session; its log is kept, it no longer appears among open sessions."""
@@ -330,6 +369,11 @@ class Dialogs:
             basis=node.basis,
             **common,
         )
+
+
+def _description(events: list[Event]) -> str | None:
+    """The words the session was started from, if any (kept in its start event)."""
+    return events[0].data.get("description") if events and events[0].kind == "start" else None
 
 
 def _position(walk: Walk) -> Position:

@@ -87,6 +87,7 @@ class RulingRecord:
     appeals: tuple[Appeal, ...] = ()
     decisions: tuple[Decision, ...] = ()
     appeal_minutes: int = 30
+    description: str = ""  # what the director typed when the chart was started from a description
 
     @property
     def finished(self) -> bool:
@@ -156,6 +157,7 @@ def build_record(
         appeals=tuple(appeals),
         decisions=tuple(decisions),
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
+        description=str(events[0].data.get("description", "")) if events and events[0].kind == "start" else "",
     )
 
 
@@ -203,9 +205,10 @@ class Rulings:
             await self.dialogs.note(session_id, "annotate", clean)
         return await self.record(session_id)
 
-    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
-        """Start a chart for a director; a director of exactly one club files the ruling under that club."""
-        screen = await self.dialogs.start(owner, chart_id, chat)
+    async def start(self, owner: str, chart_id: str, chat: str | None = None, description: str | None = None) -> Screen:
+        """Start a chart for a director (from what they typed, if any, so its facts are not asked again); a
+        director of exactly one club files the ruling under that club."""
+        screen = await self.dialogs.start(owner, chart_id, chat, description)
         clubs = await self.filing_clubs(owner)
         if len(clubs) == 1:
             await self.attach_club(owner, screen.session_id, clubs[0])

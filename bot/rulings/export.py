@@ -13,6 +13,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 
+from bot.dialogs.render import answer_words
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.rulings import Decision, RulingRecord
@@ -100,8 +101,10 @@ def to_text(book: LawBook, record: RulingRecord) -> str:
     lines += [f"  • {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
     if record.annotations.get("note"):
         lines += ["", "Director's note:", *_quoted(record.annotations["note"], _QUOTE)]
+    if record.description:
+        lines += ["", "Described as:", *_quoted(record.description, _QUOTE)]
     lines += ["", "How the ruling was reached:"]
-    lines += [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(record.path, start=1)]
+    lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(record.path, start=1)]
     lines += ["", "Laws applied:", *(f"\n{law}" for law in _laws(book, record))]
     for number, version in enumerate(record.versions[:-1], start=1):
         lines += ["", f"Earlier version {number} ({_when(version.at)}): " + " ".join(version.texts)]
@@ -127,8 +130,10 @@ def to_markdown(book: LawBook, record: RulingRecord) -> str:
     lines += [f"- {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
     if record.annotations.get("note"):
         lines += ["", "**Director's note:**", "", *_md_quoted(record.annotations["note"])]
+    if record.description:
+        lines += ["", "**Described as:**", "", *_md_quoted(record.description)]
     lines += ["", "## How the ruling was reached", ""]
-    lines += [f"{n}. {a.question} → *{a.answer}*" for n, a in enumerate(record.path, start=1)]
+    lines += [f"{n}. {a.question} → *{answer_words(a)}*" for n, a in enumerate(record.path, start=1)]
     lines += ["", "## Laws applied", ""]
     lines += [f"```\n{law}\n```" for law in _laws(book, record)]
     if len(record.versions) > 1 or record.appeals:
@@ -162,7 +167,7 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
     e = html.escape
     rows = "".join(f"<tr><th>{e(n)}</th><td>{e(v)}</td></tr>" for n, v in _details(record, _one_line))
     outcome = "".join(f"<li class=outcome>{e(t)}</li>" for t in (record.current.texts if record.current else ()))
-    path = "".join(f"<li>{e(a.question)} → <em>{e(a.answer)}</em></li>" for a in record.path)
+    path = "".join(f"<li>{e(a.question)} → <em>{e(answer_words(a))}</em></li>" for a in record.path)
     laws = "".join(f"<pre>{e(law)}</pre>" for law in _laws(book, record))
     history = "".join(
         f"<li>Earlier version ({e(_when(v.at))}): {e(' '.join(v.texts))}</li>" for v in record.versions[:-1]
@@ -179,6 +184,8 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
         if record.annotations.get("note")
         else ""
     )
+    if record.description:
+        note += f"<p><strong>Described as:</strong></p>{_html_quoted(record.description)}"
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width,initial-scale=1'>"

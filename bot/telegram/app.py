@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TypeVar
@@ -90,6 +91,7 @@ HELP = (
 STALE = "That button is from an earlier step; nothing was changed."
 NOT_YOURS = "Only the director who started this ruling can use its buttons."
 BUSY = "The record is busy for a moment; nothing was lost. Please press again."
+DESCRIPTIONS_KEPT = 4096  # situation lists whose description a press may still start a chart from
 STORE_DOWN = "The record could not be written just now; your earlier answers are kept. Try again shortly."
 RETRIES = 3
 YOUNG_COLLECTION = 20_000  # allocations between collections of the youngest generation (Python's default: 700)
@@ -129,6 +131,9 @@ class TelegramFrontEnd:
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
         self.players = PlayerHandlers(self, build_answers(book, dialogs.charts, matcher))
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
+        # What was typed, by the (chat, message) offering its situations: a chart started from there answers
+        # what the description already says. In memory only: after a restart the chart simply asks.
+        self.described: OrderedDict[tuple[int, int], str] = OrderedDict()
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
@@ -324,7 +329,11 @@ class TelegramFrontEnd:
                 )
         rows = [[self._candidate_button(c)] for c in candidates]
         rows.append([InlineKeyboardButton("None of these", callback_data="n")])
-        await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
+        sent = await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
+        if sent is not None:
+            self.described[(sent.chat_id, sent.message_id)] = text
+            while len(self.described) > DESCRIPTIONS_KEPT:
+                self.described.popitem(last=False)
 
     @staticmethod
     def _candidate_button(candidate: Candidate) -> InlineKeyboardButton:
@@ -449,10 +458,12 @@ class TelegramFrontEnd:
         (chart_id,) = args
         if chart_id not in self.dialogs.charts:
             return None
-        await self._start_chart(update, chart_id)
+        message = self._message(update)
+        described = self.described.get((message.chat_id, message.message_id)) if message else None
+        await self._start_chart(update, chart_id, described)
 
-    async def _start_chart(self, update: Update, chart_id: str) -> None:
-        screen = await self.records.rulings.start(self.owner(update), chart_id, self.chat(update))
+    async def _start_chart(self, update: Update, chart_id: str, description: str | None = None) -> None:
+        screen = await self.records.rulings.start(self.owner(update), chart_id, self.chat(update), description)
         await self._show(update, screen)
 
     async def _press_law(self, update: Update, args: list[str]) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs import Screen
+from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage, short_quote
 
@@ -59,6 +60,8 @@ def question_html(book: LawBook, screen: Screen) -> str:
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
     else:
         lines.append(esc(screen.text))
+    if screen.from_description:
+        lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
     lines += [line for ref in screen.laws if (line := _law_line(book, ref))]
@@ -107,7 +110,7 @@ def ruling_html(book: LawBook, screen: Screen) -> list[str]:
             lines.append(f"<pre>{esc(format_passage(book, passage).rstrip())}</pre>")
     if screen.path:
         lines += ["", "<b>How we got here</b>"]
-        lines += [f"{n}. {esc(a.question)} → <i>{esc(a.answer)}</i>" for n, a in enumerate(screen.path, start=1)]
+        lines += [f"{n}. {esc(a.question)} → <i>{esc(answer_words(a))}</i>" for n, a in enumerate(screen.path, start=1)]
     lines += ["", f"<i>Session {screen.session_id}. /history lists your rulings.</i>"]
     return _split_html("\n".join(lines))
 
@@ -142,7 +145,7 @@ def change_keyboard(screen: Screen) -> InlineKeyboardMarkup:
     """One button per earlier answer: pick which one to change."""
     sid = screen.session_id
     rows = [
-        [InlineKeyboardButton(_label(f"{n}. {a.question} → {a.answer}"), callback_data=f"c:{sid}:{n}")]
+        [InlineKeyboardButton(_label(f"{n}. {a.question} → {answer_words(a)}"), callback_data=f"c:{sid}:{n}")]
         for n, a in enumerate(screen.path, start=1)
     ]
     rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=f"k:{sid}:{screen.step}")])

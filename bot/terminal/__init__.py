@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_replies
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
+from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage, short_quote
 from bot.matching import Matcher, build_matcher, chart_entries
@@ -49,6 +50,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.append("PARKED — " + screen.text)
     else:
         lines.append(screen.text)
+    if screen.from_description:
+        lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
     if screen.help:
         lines.append(f"  ({screen.help})")
     for ref in screen.laws:
@@ -73,7 +76,7 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
             lines.append(format_passage(book, passage))
     if screen.path:
         lines.append("How we got here:")
-        lines += [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+        lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(screen.path, start=1)]
     return "\n".join(lines).rstrip()
 
 
@@ -95,6 +98,7 @@ class TerminalChat:
         self.owner = owner
         self.replies = replies or build_replies(book, dialogs.charts, matcher)
         self.menu: tuple[Offer, ...] = ()  # what the numbers last offered (situations, a summary's choices)
+        self.description: str | None = None  # the last description typed, which the offers came from
         self.screen: Screen | None = None
         self.changing: int | None = None  # the answer number being changed, while its question is shown
         self.finished = False
@@ -146,12 +150,13 @@ class TerminalChat:
     async def _describe(self, text: str) -> str:
         """What the shared step makes of a typed line (situations, a triage question, a summary …)."""
         mode = await self.dialogs.store.setting(self.owner, MODE_KEY) or "auto"
+        self.description = text  # a chart started from what this offers answers what the text already says
         return await self._render(self.replies.to_text(text, mode))
 
     async def _render(self, reply: Reply) -> str:
         """A reply's text with its offers numbered (the next number typed follows one); START opens its chart."""
         if reply.kind is Kind.START:
-            return self._show(await self.rulings.start(self.owner, reply.key))
+            return self._show(await self.rulings.start(self.owner, reply.key, description=self.description))
         self.menu = reply.offers
         lines = [reply.text, *(f"  {n}. {offer.label}" for n, offer in enumerate(reply.offers, start=1))]
         return "\n".join(lines)
@@ -246,7 +251,7 @@ class TerminalChat:
         screen = self._current()
         if not screen.path:
             return "No answers yet."
-        lines = [f"  {n}. {a.question} → {a.answer}" for n, a in enumerate(screen.path, start=1)]
+        lines = [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(screen.path, start=1)]
         return "Answers so far (type 'change N' to answer one again):\n" + "\n".join(lines)
 
     async def _change(self, rest: str) -> str:

@@ -1,0 +1,130 @@
+"""Facts from the description: the questions a director's own words already answer.
+
+A chart names, per question and option, the table words (cues) that give that answer
+(``cues:`` in the chart, ``dialogs/FORMAT.md``). A cue never guesses: a question is answered from the
+description only when exactly one of its options is cued and that cue is neither negated ("not accepted",
+"hasn't called yet") nor contradicted (the same option's cue also negated elsewhere); otherwise it is asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from bot.dialogs.model import Chart, Question
+from bot.laws.book import KNOWLEDGE_DIR, read_yaml
+
+SOURCE = "description"  # an answer's ``source`` when it was taken from the description
+_WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()]")
+STOPS = frozenset(".,;:!?()")
+
+
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words and clause punctuation, with typographic apostrophes made plain."""
+    lowered = text.casefold().replace("’", "'").replace("‘", "'")
+    return tuple(token.strip("'") or token for token in _WORD.findall(lowered))
+
+
+@dataclass(frozen=True, slots=True)
+class Negations:
+    """How a cue is negated: these phrases within ``window`` words before it, in the same clause."""
+
+    phrases: tuple[tuple[str, ...], ...]
+    breaks: tuple[tuple[str, ...], ...]
+    window: int
+
+
+def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
+    document = read_yaml(path)
+    return Negations(
+        tuple(words(str(p)) for p in document["negations"]),
+        tuple(words(str(p)) for p in document["breaks"]),
+        int(document["window"]),
+    )
+
+
+@cache
+def load_negations() -> Negations:
+    return read_negations()
+
+
+def _find(haystack: tuple[str, ...], needle: tuple[str, ...]) -> Iterable[int]:
+    """Every index where ``needle`` starts in ``haystack`` (whole words only)."""
+    size = len(needle)
+    for index in range(len(haystack) - size + 1):
+        if haystack[index : index + size] == needle:
+            yield index
+
+
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    option: str
+    start: int
+    end: int
+    negated: bool
+
+
+class Description:
+    """A director's description, read once; ``answer`` says which option of a question it gives, if any."""
+
+    def __init__(self, text: str, negations: Negations | None = None) -> None:
+        self.text = text
+        self.negations = negations or load_negations()
+        self.words = words(text)
+        self._clause = self._clauses()
+
+    def _clauses(self) -> tuple[int, ...]:
+        """For each word, where its clause starts (after punctuation or a word such as "but")."""
+        starts: list[int] = []
+        start = 0
+        for index, word in enumerate(self.words):
+            if word in STOPS:
+                start = index + 1
+            elif any(self.words[index : index + len(b)] == b for b in self.negations.breaks):
+                start = index
+            starts.append(start)
+        return tuple(starts)
+
+    def _negated(self, start: int) -> bool:
+        before = self.words[max(self._clause[start], start - self.negations.window) : start]
+        return any(True for phrase in self.negations.phrases for _ in _find(before, phrase))
+
+    def hits(self, cues: Mapping[str, Iterable[str]]) -> list[_Hit]:
+        """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
+        ("lead out of turn" within "opening lead out of turn")."""
+        found = [
+            _Hit(option, start, start + len(needle), self._negated(start))
+            for option, phrases in cues.items()
+            for phrase in phrases
+            if (needle := words(phrase))
+            for start in _find(self.words, needle)
+        ]
+        return [
+            hit
+            for hit in found
+            if not any(
+                other.start <= hit.start and hit.end <= other.end and (other.start, other.end) != (hit.start, hit.end)
+                for other in found
+            )
+        ]
+
+    def answer(self, cues: Mapping[str, Iterable[str]]) -> str | None:
+        """The one option the description gives, or None when it gives none, several, or contradicts itself."""
+        hits = self.hits(cues)
+        stated = {hit.option for hit in hits if not hit.negated}
+        denied = {hit.option for hit in hits if hit.negated}
+        if len(stated) != 1 or stated & denied:
+            return None
+        return next(iter(stated))
+
+
+def answer_from(description: Description, chart: Chart, question: Question) -> str | None:
+    """The option of ``question`` that the description gives, or None to ask it."""
+    cues = chart.cues.get(question.id)
+    if not cues:
+        return None
+    option = description.answer(cues)
+    return option if option in {o.id for o in question.options} else None

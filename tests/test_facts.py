@@ -1,0 +1,189 @@
+"""Facts from the description: a question the director's words already answer is not asked, and never guessed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from conftest import FIXTURES
+from fake_telegram import FakeBotAPI, Table, start_bot
+from telegram.ext import Application
+
+from bot.dialogs import Chart, Dialogs, load_charts, parse_chart
+from bot.dialogs.facts import SOURCE, Description
+from bot.dialogs.lint import lint_charts
+from bot.laws import load_lawbook
+from bot.matching import ChartEntry, build_matcher
+from bot.rulings import Rulings
+from bot.rulings.export import export
+from bot.store import Store
+from bot.terminal import TerminalChat
+
+OLOOT = "opening-lead-out-of-turn"
+
+
+def every_question() -> Iterator[tuple[str, str]]:
+    for chart in load_charts().values():
+        for question in chart.cues:
+            yield chart.id, question
+
+
+QUESTIONS = list(every_question())
+
+
+def _within(small: tuple[str, ...], big: tuple[str, ...]) -> bool:
+    return any(big[i : i + len(small)] == small for i in range(len(big) - len(small) + 1))
+
+
+@pytest.mark.parametrize(("chart_id", "question"), QUESTIONS)
+def test_each_cue_gives_its_answer_and_its_negation_does_not(chart_id: str, question: str) -> None:
+    cues = load_charts()[chart_id].cues[question]
+    for option, phrases in cues.items():
+        for cue in phrases:
+            assert Description(f"At table 4, {cue}.").answer(cues) == option, cue
+            for negated in (f"not {cue}", f"{cue.split()[0]} didn't {cue}", f"never {cue}"):
+                assert Description(negated).answer(cues) != option, negated
+
+
+@pytest.mark.parametrize(("chart_id", "question"), QUESTIONS)
+def test_a_description_that_states_the_opposite_asks(chart_id: str, question: str) -> None:
+    cues = load_charts()[chart_id].cues[question]
+    pairs = [(option, cue) for option, phrases in cues.items() for cue in phrases]
+    for option, cue in pairs:
+        for other, opposite in pairs:
+            said, heard = Description(cue).words, Description(opposite).words
+            if other == option or _within(said, heard) or _within(heard, said):
+                continue
+            assert Description(f"{cue}, then {opposite}").answer(cues) is None, (cue, opposite)
+
+
+def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
+    cues = {"yes": ["accepted"], "no": ["not accepted", "refused"]}
+    assert Description("LHO accepted the insufficient bid").answer(cues) == "yes"
+    assert Description("IB 1♦ over 1♥, not accepted, corrected to 2♦").answer(cues) == "no"
+    assert Description("LHO hasn't accepted yet").answer(cues) is None
+    assert Description("LHO has not yet accepted").answer(cues) is None
+    assert Description("no one had said a word, then LHO accepted").answer(cues) == "yes"
+    assert Description("It was never in doubt that the lead was out of turn and LHO accepted").answer(cues) == "yes"
+    assert Description("accepted, but later not accepted").answer(cues) is None  # contradicted
+
+
+@pytest.fixture
+def real(store: Store) -> Dialogs:
+    return Dialogs(store, load_charts())
+
+
+async def test_a_chart_started_from_a_description_skips_what_it_says(real: Dialogs, store: Store) -> None:
+    screen = await real.start("t:1", OLOOT, description="The wrong defender led; declarer hasn't accepted yet")
+    assert screen.node_id == "told-to-lead" and screen.step == 1
+    assert [(a.step.node, a.step.option, a.source) for a in screen.path] == [("who-led", "defender", SOURCE)]
+    assert [a.answer for a in screen.from_description] == ["The defender who was not on lead"]
+    events = await store.events(screen.session_id)
+    assert events[0].data["description"] == "The wrong defender led; declarer hasn't accepted yet"
+    assert [(e.kind, e.data.get("source")) for e in events] == [("start", None), ("answer", SOURCE)]
+    # the director's answers move the walk on; the negated "accepted" is asked, not taken
+    screen = await real.answer("t:1", screen.session_id, 1, "no")
+    assert screen.from_description == ()
+    screen = await real.answer("t:1", screen.session_id, 2, "no")
+    assert screen.node_id == "began-spreading"
+
+
+async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store: Store) -> None:
+    screen = await real.start("t:1", OLOOT, description="a defender led out of turn and declarer accepted the lead")
+    assert screen.node_id == "told-to-lead"
+    screen = await real.answer("t:1", screen.session_id, 1, "no")
+    screen = await real.answer("t:1", screen.session_id, 2, "no")
+    assert screen.finished and screen.rulings[-1].node == "accept"
+    assert [a.source for a in screen.path] == [SOURCE, "", "", SOURCE]
+    kinds = [(e.kind, e.data.get("source")) for e in await store.events(screen.session_id)]
+    assert kinds[-2:] == [("answer", SOURCE), ("ruling", None)]
+    record = await Rulings(store, real).record(screen.session_id)
+    text = export(load_lawbook(), record, "text")
+    assert "Who faced the opening lead out of turn? → The defender who was not on lead (from your description)" in text
+    assert "→ Accepted it, or played a card to it (from your description)" in text
+    assert "Could presumed declarer have seen any of dummy's cards? → No\n" in text
+    assert "Described as:\n  > a defender led out of turn and declarer accepted the lead\n" in text
+    for fmt in ("markdown", "html"):
+        assert "from your description" in export(load_lawbook(), record, fmt)
+
+
+async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:
+    screen = await real.start("t:1", OLOOT, description="dummy led")
+    assert screen.finished and [a.source for a in screen.path] == [SOURCE]  # the answer led straight to a ruling
+    screen = await real.reopen_ruling("t:1", screen.session_id)
+    assert screen.node_id == "who-led" and screen.path == ()  # back over it: the question is asked
+    screen = await real.answer("t:1", screen.session_id, 0, "defender")
+    assert screen.node_id == "told-to-lead" and [a.source for a in screen.path] == [""]
+    screen = await real.start("t:1", OLOOT, description="the wrong defender led, and declarer refused the lead")
+    assert screen.node_id == "told-to-lead"
+    screen = await real.back("t:1", screen.session_id)
+    assert screen.node_id == "who-led" and screen.step == 0
+    screen = await real.answer("t:1", screen.session_id, 0, "defender")
+    assert screen.node_id == "told-to-lead"
+    changed = await real.change("t:1", screen.session_id, 1, "declaring-side")
+    assert changed.finished and [(a.step.option, a.source) for a in changed.path] == [("declaring-side", "")]
+
+
+async def test_two_options_cued_or_no_description_asks(real: Dialogs) -> None:
+    screen = await real.start("t:1", OLOOT, description="the defender led, or maybe dummy led")
+    assert screen.node_id == "who-led" and screen.path == ()
+    screen = await real.start("t:1", OLOOT)
+    assert screen.node_id == "who-led" and screen.path == ()
+
+
+def test_the_linter_checks_every_cue(demo_charts: dict[str, Chart]) -> None:
+    book = load_lawbook()
+    text = (FIXTURES / "dialogs" / "demo-main.yaml").read_text(encoding="utf-8")
+    bad = text + (
+        "cues:\n"
+        "  who:\n"
+        "    lho: [LHO exposed, the card]\n"
+        "    rho: [the card]\n"
+        "    partner: [partner]\n"
+        "  nowhere:\n"
+        "    lho: [LHO]\n"
+        "  reminder:\n"
+        '    continue: ["not"]\n'
+    )
+    charts = {**demo_charts, "demo-main": parse_chart(bad, "dialogs/demo-main.yaml")}
+    found = [str(p) for p in lint_charts(charts, book).problems]
+    assert any("'the card' of 'who' is given to both 'lho' and 'rho'" in p for p in found)
+    assert any("name 'partner', which is not one of its options" in p for p in found)
+    assert any("cues for 'nowhere', which is not a question" in p for p in found)
+    assert any("cues for 'reminder', which is not a question" in p for p in found)
+
+
+def test_the_real_charts_cues_are_clean() -> None:
+    found = [str(p) for p in lint_charts(load_charts(), load_lawbook()).problems if "cue" in str(p)]
+    assert found == []
+
+
+async def test_the_terminal_passes_what_was_typed(store: Store) -> None:
+    charts = load_charts()
+    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:t", matcher)
+    await chat.handle("mode director")
+    listed = await chat.handle("the wrong defender made the opening lead out of turn")
+    number = next(line.split(".")[0].strip() for line in listed.splitlines() if "Opening lead out of turn" in line)
+    shown = await chat.handle(number)
+    assert "From your description: The defender who was not on lead — type 'history'" in shown
+    assert "Did the defender lead because" in shown
+    assert "→ The defender who was not on lead (from your description)" in await chat.handle("history")
+
+
+@pytest.fixture
+async def bot(store: Store) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
+    api = FakeBotAPI()
+    app = await start_bot(store, load_charts(), api)
+    yield app, api
+    await app.shutdown()
+
+
+async def test_telegram_passes_what_was_typed(bot: tuple[Application, FakeBotAPI]) -> None:
+    app, api = bot
+    table = Table(app, api)
+    await table.send("the wrong defender made the opening lead out of turn")
+    calls = await table.press("Opening Lead Out of Turn")
+    text = table.texts(calls)
+    assert "From your description: The defender who was not on lead — ✎ Change an answer" in text
+    assert "Did the defender lead because" in text
