@@ -5,8 +5,6 @@ from __future__ import annotations
 from bot.laws.book import Definition, LawBook, Passage, Section
 from bot.laws.glossary import Term
 
-SHORT_QUOTE = 220
-
 
 def section_lines(section: Section, base_depth: int) -> list[str]:
     """One section's own lines, indented by its depth below the passage it belongs to."""
@@ -86,17 +84,6 @@ def format_term(term: Term) -> str:
 
 def format_definitions(book: LawBook) -> str:
     return "Definitions (2017)\n\n" + "\n".join(format_definition(d) for d in book.definitions.values())
-
-
-def short_quote(book: LawBook, ref: str) -> str:
-    """The first words of a section, for a question's one-line law reminder."""
-    passage = book.passage(ref)
-    if passage is None:
-        return ""
-    body = " ".join(s.text.replace("\n", " ") for s in passage.sections if s.text).strip()
-    if len(body) > SHORT_QUOTE:
-        body = body[:SHORT_QUOTE].rsplit(" ", 1)[0] + " …"
-    return body
 
 
 def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:
