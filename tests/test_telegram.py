@@ -39,7 +39,9 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     table = Table(app, api)
     await _start_demo(table)
     question = table.last_message(with_button="LHO")
-    assert "Who exposed a card?" in question["text"] and "Law 50:" in question["text"]
+    assert "Who exposed a card?" in question["text"] and "📖 <i>Law 50</i>" in question["text"]
+    assert "prematurely exposed" not in question["text"]  # the law is named; its text is one press away
+    assert "A card prematurely exposed" in table.texts(await table.press("📖 Law text"))
     calls = await table.press("RHO")
     assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # edited, not a new message
     assert "right-hand opponent" in table.texts(calls)

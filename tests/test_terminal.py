@@ -39,7 +39,9 @@ async def test_help_law_and_quit(chat: TerminalChat) -> None:
 async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "demo-main" in await chat.handle("charts")
     first = await chat.handle("chart demo-main")
-    assert "Who exposed a card?" in first and "1. LHO" in first and "Law 50:" in first
+    assert "Who exposed a card?" in first and "1. LHO" in first and "Law 50 (type 'more'" in first
+    assert "prematurely exposed" not in first  # the law is named on the screen, its text is one 'more' away
+    assert "A card prematurely exposed" in await chat.handle("more")
     assert "stays face up" in await chat.handle("2")
     assert "Was it an honour?" in await chat.handle("1")
     ruling = await chat.handle("2")

@@ -73,6 +73,14 @@ class Screen:
             kept.append(answered)
         return tuple(reversed(kept))
 
+    @property
+    def reference(self) -> str:
+        """The screen's laws as one line ("Law 54A", "Laws 54A, 53"): the quoted text is one tap away,
+        never on the screen, so a question fits a phone; every front end shows this same line."""
+        if not self.laws:
+            return ""
+        return ("Law " if len(self.laws) == 1 else "Laws ") + ", ".join(self.laws)
+
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:

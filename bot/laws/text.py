@@ -7,7 +7,6 @@ import re
 from bot.laws.book import Definition, LawBook, Passage, Section
 from bot.laws.glossary import Term
 
-SHORT_QUOTE = 220
 # Why a part is missing is a build note for reviewers (knowledge/overrides.yaml); a reader is told only this.
 _MARKER = re.compile(r"\[\^(\d+)\]")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -95,17 +94,6 @@ def format_term(term: Term) -> str:
 
 def format_definitions(book: LawBook) -> str:
     return "Definitions (2017)\n\n" + "\n".join(format_definition(d) for d in book.definitions.values())
-
-
-def short_quote(book: LawBook, ref: str) -> str:
-    """The first words of a section, for a question's one-line law reminder."""
-    passage = book.passage(ref)
-    if passage is None:
-        return ""
-    body = _MARKER.sub("", " ".join(s.text.replace("\n", " ") for s in passage.sections if s.text)).strip()
-    if len(body) > SHORT_QUOTE:
-        body = body[:SHORT_QUOTE].rsplit(" ", 1)[0] + " …"
-    return body
 
 
 def describe_lookup(book: LawBook, query: str) -> tuple[bool, str]:

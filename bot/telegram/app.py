@@ -190,7 +190,7 @@ class TelegramFrontEnd:
                 last = index == len(parts) - 1
                 await self._reply(update, part, ruling_keyboard(screen.session_id) if last else None)
             return
-        text, keyboard = question_html(self.book, screen), question_keyboard(screen)
+        text, keyboard = question_html(screen), question_keyboard(screen)
         if edit is not None:
             await self._edit(edit, text, keyboard)
         else:
@@ -429,7 +429,7 @@ class TelegramFrontEnd:
         question = await self.dialogs.reopen(owner, int(sid), int(number))
         message = self._message(update)
         if message is not None:
-            text = f"Changing answer {int(number)}:\n" + question_html(self.book, question)
+            text = f"Changing answer {int(number)}:\n" + question_html(question)
             await self._edit(message, text, reopen_keyboard(question, int(number), now.step))
 
     async def _press_change(self, update: Update, args: list[str]) -> None:

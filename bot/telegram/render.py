@@ -14,14 +14,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook
-from bot.laws.text import format_passage, short_quote
+from bot.laws.text import format_passage
 
 MESSAGE_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 60
-LAW_LINES_KEPT = 1024
-# A question's one-line law reminders by (law book, reference): the text never changes while the bot runs,
-# and finding and trimming it was a tenth of a press's own work. The book is kept to check the key's id.
-_law_lines: dict[tuple[int, str], tuple[LawBook, str]] = {}
 
 
 def esc(text: str) -> str:
@@ -54,7 +50,8 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts or [""]
 
 
-def question_html(book: LawBook, screen: Screen) -> str:
+def question_html(screen: Screen) -> str:
+    """The question, its help and one line of law references; the law text is behind a button."""
     lines = [f"<b>{esc(screen.chart_title)}</b> · answer {screen.step + 1}"]
     if screen.kind == "park":
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
@@ -64,21 +61,9 @@ def question_html(book: LawBook, screen: Screen) -> str:
         lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
-    lines += [line for ref in screen.laws if (line := _law_line(book, ref))]
+    if screen.reference:
+        lines.append(f"📖 <i>{esc(screen.reference)}</i>")
     return "\n".join(lines)
-
-
-def _law_line(book: LawBook, ref: str) -> str:
-    """``📖 Law 50A: the first words…`` for a question, or "" when the reference has no text."""
-    kept = _law_lines.get((id(book), ref))
-    if kept is not None and kept[0] is book:
-        return kept[1]
-    quote = short_quote(book, ref)
-    line = f"📖 <i>Law {esc(ref)}: {esc(quote)}</i>" if quote else ""
-    if len(_law_lines) >= LAW_LINES_KEPT:
-        _law_lines.clear()
-    _law_lines[(id(book), ref)] = (book, line)
-    return line
 
 
 def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
@@ -95,7 +80,7 @@ def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
         navigation.append(InlineKeyboardButton("✎ Change an answer", callback_data=f"h:{sid}:{step}"))
     rows.append(navigation)
     if screen.laws:
-        rows.append([InlineKeyboardButton("📖 Full law text", callback_data=f"m:{sid}:{step}")])
+        rows.append([InlineKeyboardButton("📖 Law text", callback_data=f"m:{sid}:{step}")])
     return InlineKeyboardMarkup(rows)
 
 

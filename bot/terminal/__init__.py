@@ -17,7 +17,7 @@ from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook, load_lawbook
-from bot.laws.text import describe_lookup, format_passage, short_quote
+from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import Rulings
 from bot.store import Store, StoreBusy, StoreError
@@ -33,7 +33,7 @@ Or use a command:
                   director (the chart first); without M, the current mode
   charts          list the charts;   chart ID   start one (chart insufficient-bid)
   1, 2, 3 …       answer the question shown
-  more            the full text of the laws the question rests on
+  more            the text of the laws the question rests on (the screen names them)
   back            undo the last answer;   restart   start the chart again
   history         the answers so far;     change N  answer question N again
   resume [N]      list open and parked sessions, or continue session N
@@ -54,12 +54,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
     if screen.help:
         lines.append(f"  ({screen.help})")
-    for ref in screen.laws:
-        quote = short_quote(book, ref)
-        if quote:
-            lines.append(f"  Law {ref}: {quote}")
-    if screen.laws:
-        lines.append("  (type 'more' for the full law text)")
+    if screen.reference:
+        lines.append(f"  {screen.reference} (type 'more' for the text)")
     for number, choice in enumerate(screen.options, start=1):
         lines.append(f"  {number}. {choice.label}")
     return "\n".join(lines)
