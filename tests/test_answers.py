@@ -131,6 +131,7 @@ def test_forged_topic_tokens_find_nothing(answers: Answers) -> None:
         ("The NOS is damaged.", "'NOS'"),
         ("Partner has UI from the hesitation.", "'UI'"),
         ("Information is unauthorised.", "'unauthorised'"),
+        ("Check this first (seed 001 line 2032).", "'seed'"),
     ],
 )
 def test_our_words_keep_to_the_term_list(text: str, flagged: str) -> None:
@@ -154,7 +155,7 @@ async def test_terminal_question_summary_then_walk_through(store: Store, answers
     assert "in plain words" in reply and "(Law 6" in reply
     assert "1. Walk me through it" in reply and "Show the law" in reply
     walked = await chat.handle("1")
-    assert "session 1 · answer 1" in walked
+    assert walked.startswith("[Revoke · session 1") and "From your description: A player revoked" in walked
 
 
 async def test_terminal_define_every_definition(store: Store, answers: Answers) -> None:
