@@ -120,3 +120,5 @@ async def test_every_scenario_in_tests_taps_reaches_its_ruling() -> None:
     outcomes = await measure(scenarios)
     missed = {o.scenario.where: o.problems for o in outcomes if not o.reached}
     assert missed == {}
+    assert {s.chart for s in scenarios} == set(load_charts()), "every chart has a scenario"
+    assert len(scenarios) >= 80 and 3 * sum(s.blind for s in scenarios) >= len(scenarios)
