@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from bot.answers import Answers, build_answers
-from bot.dialogs import Dialogs, load_charts
+from bot.dialogs import DialogError, Dialogs, load_charts
 from bot.dialogs.scenario import NamedAnswers, UnnamedAnswer, answer_key
 from bot.laws import load_lawbook
 from bot.matching import build_matcher, chart_entries
@@ -144,9 +144,8 @@ def pick(description: str) -> list[str]:
 async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
     """One scenario through the dialog service: its taps, prefilled answers and what went wrong."""
     problems: list[str] = []
-    extra = (
-        {"description": scenario.description} if "description" in inspect.signature(dialogs.start).parameters else {}
-    )
+    prefills = "description" in inspect.signature(dialogs.start).parameters  # the service reads the text itself
+    extra = {"description": scenario.description} if prefills else {}
     screen = await dialogs.start(OWNER, scenario.chart, **extra)
     named = NamedAnswers(scenario.chart, scenario.answers)
     _row, walk, events = await dialogs.inspect(screen.session_id)
@@ -154,7 +153,11 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
     problems += [
         problem
         for data in prefilled
-        if (problem := named.check(answer_key(scenario.chart, data["chart"], data["node"]), data["option"]))
+        if (
+            problem := named.check(
+                answer_key(scenario.chart, data.get("chart", ""), data.get("node", "")), data.get("option", "")
+            )
+        )
     ]
     taps = 1
     try:
@@ -162,7 +165,7 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
             screen = await dialogs.answer(OWNER, screen.session_id, screen.step, named.step(walk).option)
             taps += 1
             _row, walk, _events = await dialogs.inspect(screen.session_id)
-    except UnnamedAnswer as exc:
+    except (UnnamedAnswer, DialogError) as exc:
         problems.append(str(exc))
     if screen.finished:
         last = screen.rulings[-1]
