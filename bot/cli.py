@@ -142,6 +142,20 @@ def run_eval(args: argparse.Namespace) -> int:
     return evaluate_file(Path(args.file), args.json)
 
 
+def run_taps(args: argparse.Namespace) -> int:
+    """Walk scenario files from description to ruling and report the taps (exit 1 if one missed its ruling)."""
+    from bot.taps import TapsError, figures, measure, read_scenarios, table
+
+    try:
+        scenarios = read_scenarios([Path(p) for p in args.paths], load_charts())
+    except TapsError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    outcomes = asyncio.run(measure(scenarios))
+    print(json.dumps(figures(outcomes)) if args.json else table(outcomes))
+    return 0 if all(outcome.reached for outcome in outcomes) else 1
+
+
 def run_health(args: argparse.Namespace) -> int:
     """Exit 0 when the database is reachable and writable and the bot has beaten recently."""
     from bot.store.maintenance import check_health
@@ -241,6 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("file", help='JSONL lines: {"query": "...", "laws": ["54", ...]}')
     evaluation.add_argument("--json", action="store_true", help="print one JSON object of figures")
     evaluation.set_defaults(handler=run_eval)
+    taps = commands.add_parser("taps", help="taps from a description to its ruling, over scenario files")
+    taps.add_argument("paths", nargs="+", metavar="PATH", help="scenario files (YAML) or folders of them")
+    taps.add_argument("--json", action="store_true", help="print one JSON object of figures")
+    taps.set_defaults(handler=run_taps)
     exporting = commands.add_parser("export", help="a stored ruling as text, Markdown or HTML")
     exporting.add_argument("ruling", type=int, help="the ruling's number (its session)")
     exporting.add_argument("--format", choices=("text", "markdown", "html"), default="text")

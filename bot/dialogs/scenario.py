@@ -54,6 +54,14 @@ class NamedAnswers:
             raise UnnamedAnswer(f"{key}: {option!r} is not an option (options: {', '.join(options)})")
         return Step(chart, node.id, option)
 
+    def check(self, key: str, option: str) -> str | None:
+        """Take an answer given another way (prefilled from a description): why it is wrong, or None."""
+        named = self.left.get(key)
+        if not named:
+            return f"{key} was answered {option!r} but the scenario names no answer for it"
+        expected = named.pop(0)
+        return None if expected == option else f"{key} was answered {option!r}, the scenario says {expected!r}"
+
     def unused(self) -> list[str]:
         """Named answers the walk never asked for: the scenario no longer goes the way it was written."""
         return [f"{key}: {', '.join(values)}" for key, values in self.left.items() if values]
