@@ -217,12 +217,14 @@ def test_rotation_after_a_good_backup_removes_only_older_backups(tmp_path: Path)
 async def test_backup_empties_the_write_ahead_log_into_the_database_file(tmp_path: Path) -> None:
     database = tmp_path / "bot.sqlite3"
     store = await Store.open(database)
-    for i in range(40):  # fewer commits than the store's own checkpoint waits for
-        await store.create_session(f"u{i}", None, "revoke", 1, {"x": "y" * 2000}, Position("open", 0, ""))
-    before = database.stat().st_size
-    backup(database, tmp_path / "copy.sqlite3")
-    assert database.stat().st_size > before + 40 * 2000
-    await store.close()
+    try:
+        for i in range(40):  # fewer commits than the store's own checkpoint waits for
+            await store.create_session(f"u{i}", None, "revoke", 1, {"x": "y" * 2000}, Position("open", 0, ""))
+        before = database.stat().st_size
+        backup(database, tmp_path / "copy.sqlite3")
+        assert database.stat().st_size > before + 40 * 2000
+    finally:
+        await store.close()
 
 
 # --- writing onto the database ------------------------------------------------------------------
@@ -251,19 +253,22 @@ async def test_the_write_ahead_log_is_cut_back_after_a_burst(tmp_path: Path) -> 
     database = tmp_path / "bot.sqlite3"
     store = await Store.open(database)
     reader = sqlite3.connect(database, isolation_level=None)
-    reader.execute("BEGIN")
-    reader.execute("SELECT count(*) FROM sessions").fetchone()  # a long read: the log cannot be reused meanwhile
-    for i in range(120):
-        await store.create_session(f"u{i}", None, "revoke", 1, {"x": "y" * 100_000}, Position("open", 0, ""))
-    wal = Path(f"{database}-wal")
-    assert wal.stat().st_size > JOURNAL_SIZE_LIMIT
-    reader.execute("COMMIT")
-    reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
-    await store.create_session("after", None, "revoke", 1, {}, Position("open", 0, ""))  # starts the log afresh
-    assert wal.stat().st_size <= JOURNAL_SIZE_LIMIT
-    await store.close()
-    assert wal.stat().st_size == 0  # emptied on close, though another connection keeps the file
-    reader.close()
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM sessions").fetchone()  # a long read: the log cannot be reused meanwhile
+        for i in range(120):
+            await store.create_session(f"u{i}", None, "revoke", 1, {"x": "y" * 100_000}, Position("open", 0, ""))
+        wal = Path(f"{database}-wal")
+        assert wal.stat().st_size > JOURNAL_SIZE_LIMIT
+        reader.execute("COMMIT")
+        reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        await store.create_session("after", None, "revoke", 1, {}, Position("open", 0, ""))  # the log starts afresh
+        assert wal.stat().st_size <= JOURNAL_SIZE_LIMIT
+        await store.close()
+        assert wal.stat().st_size == 0  # emptied on close, though another connection keeps the file open
+    finally:
+        reader.close()
+        await store.close()  # a second close does nothing
 
 
 # --- one clear line ------------------------------------------------------------------------------

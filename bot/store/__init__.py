@@ -341,6 +341,7 @@ class Store:
         self._commits = 0
         self._checkpoint: asyncio.Future[None] | None = None
         self._lock: int | None = None  # the shared lock on ``<database>.lock`` (see ``lock_path``)
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DB) -> Store:
@@ -387,7 +388,9 @@ class Store:
     async def close(self) -> None:
         """Close after the last write. The write-ahead log is checkpointed and emptied first, so what the bot
         wrote is in the database file itself when it stops; if another process is reading or writing just then,
-        that is left to its own close (no waiting)."""
+        that is left to its own close (no waiting). Closing again does nothing."""
+        if self._closed:
+            return
         if self._checkpoint is not None:
             await self._checkpoint
         if self.path != ":memory:":
@@ -399,6 +402,7 @@ class Store:
         await self._release()
 
     async def _release(self) -> None:
+        self._closed = True
         if self._loop_db is not None:
             self._loop_db.close()
             self._loop_db = None
