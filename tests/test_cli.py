@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from fake_telegram import FakeBotAPI, Table, start_bot
 
 from bot.cli import main
 from bot.dialogs import Chart, Dialogs, read_charts
@@ -140,3 +141,29 @@ def test_huge_numbers_typed_at_the_terminal_never_show_a_traceback(tmp_path: Pat
     assert done.returncode == 0 and done.stderr == ""
     assert "There is no such session." in done.stdout and "Choose a number from 1 to 2." in done.stdout
     assert "stays face up" in done.stdout and "Goodbye" in done.stdout
+
+
+HUGE_IN_COMMANDS = [
+    ("/decide 99999999999999999999 upheld none", "Use: /decide RULING"),
+    (f"/decide {HUGE} upheld none", "Use: /decide RULING"),
+    ("/decide ² upheld none", "Use: /decide RULING"),
+    ("/club 99999999999999999999 log", "Your clubs: 1."),
+    (f"/club {HUGE} authority ACBL", "Your clubs: 1."),
+    ("/club 1 grant 99999999999999999999 director", "I did not understand that."),
+    (f"/club 1 deadline {HUGE}", "I did not understand that."),
+]
+
+
+async def test_huge_numbers_in_telegram_commands_get_one_line(store: Store, demo_charts: dict[str, Chart]) -> None:
+    """The same bounded reading on Telegram: before, SQLite's OverflowError or int()'s ValueError ended the
+    update with 'Something went wrong'."""
+    api = FakeBotAPI()
+    app = await start_bot(store, demo_charts, api)
+    try:
+        table = Table(app, api, user_id=5, chat_id=5)
+        await table.send("/club new Riverside")
+        for typed, says in HUGE_IN_COMMANDS:
+            reply = table.texts(await table.send(typed))
+            assert says in reply and "Something went wrong" not in reply, typed
+    finally:
+        await app.shutdown()

@@ -25,6 +25,7 @@ from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
+from bot.ids import parse_id
 from bot.rulings import DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings, authorities
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
@@ -276,13 +277,12 @@ class RecordHandlers:
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/decide RULING upheld|changed|adjusted returned|forfeited|none [text]"""
         args = context.args or []
-        if len(args) < 3 or not args[0].isdigit():
+        ruling = parse_id(args[0]) if args else None
+        if len(args) < 3 or ruling is None:
             await self.front._reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
             return
         try:
-            record = await self.rulings.decide(
-                self.front.owner(update), int(args[0]), args[1], args[2], " ".join(args[3:])
-            )
+            record = await self.rulings.decide(self.front.owner(update), ruling, args[1], args[2], " ".join(args[3:]))
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
             return
@@ -307,7 +307,8 @@ class RecordHandlers:
                     f"Set its authority with /club {club_id} authority ACBL.",
                 )
                 return
-            if len(args) < 2 or not args[0].isdigit():
+            club_id = parse_id(args[0]) if args else None
+            if len(args) < 2 or club_id is None:
                 clubs = await store.clubs_of(owner)
                 listing = ", ".join(map(str, clubs)) or "none"
                 await self.front._reply(
@@ -317,7 +318,7 @@ class RecordHandlers:
                     "/club ID grant USER_ID committee · /club ID log [DAYS]",
                 )
                 return
-            club_id, action, rest = int(args[0]), args[1], args[2:]
+            action, rest = args[1], args[2:]
             if action == "log":
                 days = float(rest[0]) if rest and rest[0].replace(".", "").isdigit() else 30
                 records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
@@ -330,7 +331,7 @@ class RecordHandlers:
                 raise RulingError("Only the club's administrators can change it.")
             if action == "authority" and rest and rest[0] in authorities():
                 await store.update_club(club_id, authority=rest[0])
-            elif action == "deadline" and rest and rest[0].isdigit() and 5 <= int(rest[0]) <= 24 * 60:
+            elif action == "deadline" and rest and 5 <= (parse_id(rest[0]) or 0) <= 24 * 60:
                 await store.update_club(club_id, settings={"appeal_minutes": int(rest[0])})
             elif action == "set" and len(rest) >= 2 and rest[0] in SETTABLE:
                 await store.update_club(club_id, settings={rest[0]: _setting(rest[0], " ".join(rest[1:]))})
@@ -339,7 +340,7 @@ class RecordHandlers:
             elif (
                 action == "grant"
                 and len(rest) == 2
-                and rest[0].isdigit()
+                and parse_id(rest[0]) is not None
                 and rest[1] in ("admin", "director", "committee")
             ):
                 await store.set_role(club_id, f"tg:{rest[0]}", rest[1])
