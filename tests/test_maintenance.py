@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -316,3 +318,41 @@ async def test_export_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
     done = _cli("export", str(screen.session_id), "--format", "html", "-o", str(target), database=database)
     assert done.returncode == 1
     assert _one_line(done) == f"cannot write {target}: No such file or directory"
+
+
+# --- the systemd units --------------------------------------------------------------------------
+
+UNITS = [ROOT / "deploy" / "bridge-director-bot.service", ROOT / "deploy" / "bridge-director-bot-backup.service"]
+SANDBOX = ("Protect", "Private", "Restrict", "SystemCall", "Capability", "NoNewPrivileges", "LockPersonality")
+
+
+def _settings(unit: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for line in unit.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            found.setdefault(key, []).append(value)
+    return found
+
+
+def test_the_backup_unit_is_sandboxed_as_tightly_as_the_bot_and_both_keep_files_private() -> None:
+    bot, nightly = (_settings(unit) for unit in UNITS)
+    for settings in (bot, nightly):
+        assert settings["UMask"] == ["0077"]  # the database, its WAL, the lock and the backups: owner-only
+    for key, values in bot.items():
+        if key.startswith(SANDBOX) and key != "RestrictAddressFamilies":
+            assert nightly.get(key) == values, key
+    assert nightly["RestrictAddressFamilies"] == ["AF_UNIX"] and nightly["PrivateNetwork"] == ["yes"]
+    (start,) = nightly["ExecStart"]
+    assert start.endswith("-m bot backup /var/lib/bridge-director-bot/backups/ --keep-days 14")  # no shell, no find
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_systemd_rates_each_unit_at_most_4(unit: Path) -> None:
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", str(unit)], capture_output=True, text=True, timeout=60
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    assert found is not None, done.stdout + done.stderr
+    assert float(found.group(1)) <= 4.0
