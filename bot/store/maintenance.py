@@ -162,9 +162,10 @@ def backup(path: Path, target: Path) -> int:
         os.replace(temporary, target)
     except sqlite3.DatabaseError as exc:
         raise MaintenanceError(
-            f"backup failed, the database {path} cannot be read ({exc}); no backup was written and the earlier"
-            " ones are kept"
+            f"backup of {path} failed ({exc}); no backup was written and the earlier ones are kept"
         ) from exc
+    except OSError as exc:
+        raise MaintenanceError(f"cannot write {target}: {exc.strerror}; the earlier backups are kept") from exc
     finally:
         source.close()
         if os.path.exists(temporary):
@@ -229,23 +230,29 @@ def restore(backup_file: Path, path: Path) -> Restored:
         raise MaintenanceError(
             f"the bot is running on {path} (it holds {lock_path(path).name}): stop it first; nothing was restored"
         )
+    temporary = ""
     try:
         handle, temporary = tempfile.mkstemp(prefix=".restore-", suffix=".sqlite3", dir=path.parent)
         os.close(handle)
+        source = sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)
+        copy = sqlite3.connect(temporary)
         try:
-            source = sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)
-            copy = sqlite3.connect(temporary)
-            try:
-                source.backup(copy)
-            finally:
-                copy.close()
-                source.close()
-            kept = _keep_aside(path) if path.exists() else None
-            os.replace(temporary, path)
+            source.backup(copy)
         finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+            copy.close()
+            source.close()
+        kept = _keep_aside(path) if path.exists() else None
+        try:
+            os.replace(temporary, path)
+        except OSError:
+            if kept is not None:
+                os.replace(kept, path)  # put it back: the kept file and the database are in one folder
+            raise
+    except (OSError, sqlite3.Error) as exc:
+        raise MaintenanceError(f"restore failed ({exc}); the database {path} is as it was") from exc
     finally:
+        if temporary and os.path.exists(temporary):
+            os.unlink(temporary)
         os.close(lock)
     return Restored(version, kept)
 
