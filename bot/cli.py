@@ -168,14 +168,26 @@ def run_health(args: argparse.Namespace) -> int:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    from bot.store.maintenance import MaintenanceError, backup
+    """Back up to a file, or into a folder as ``bot-YYYY-MM-DD.sqlite3`` (then ``--keep-days`` rotates)."""
+    from bot.store.maintenance import MaintenanceError, backup, backup_into
 
+    target = Path(args.file)
+    into_folder = target.is_dir() or args.file.endswith(("/", os.sep))
+    if args.keep_days is not None and not into_folder:
+        print("--keep-days needs a folder to back up into (end its name with /)", file=sys.stderr)
+        return 2
     try:
-        version = backup(load_config().database, Path(args.file))
+        if into_folder:
+            done = backup_into(load_config().database, target, args.keep_days)
+            target, version = done.file, done.version
+            for old in done.removed:
+                print(f"removed {old} (older than {args.keep_days} days)")
+        else:
+            version = backup(load_config().database, target)
     except MaintenanceError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    print(f"backed up to {args.file} (schema {version})")
+    print(f"backed up to {target} (schema {version}, integrity ok)")
     return 0
 
 
@@ -183,21 +195,34 @@ def run_restore(args: argparse.Namespace) -> int:
     from bot.store.maintenance import MaintenanceError, restore
 
     try:
-        version = restore(Path(args.file), load_config().database)
+        done = restore(Path(args.file), load_config().database)
     except MaintenanceError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    print(f"restored {args.file} (schema {version}); the bot migrates it on its next start")
+    kept = f"; the database it replaced is kept at {done.kept}" if done.kept else ""
+    print(f"restored {args.file} (schema {done.version}){kept}; the bot migrates it on its next start")
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Print (or write) a ruling as text, Markdown or a self-contained HTML page."""
+    """Print (or write) a ruling as text, Markdown or a self-contained HTML page; never onto the database."""
+    from bot.store.maintenance import MaintenanceError, refuse_onto_database
+
+    if args.output:
+        try:
+            refuse_onto_database(Path(args.output), load_config().database)
+        except MaintenanceError as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
     text = asyncio.run(_export(args.ruling, args.format))
     if text is None:
         return 1
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 1
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
@@ -267,10 +292,15 @@ def build_parser() -> argparse.ArgumentParser:
     health = commands.add_parser("health", help="exit 0 if the database is writable and the bot is alive")
     health.add_argument("--max-age", type=float, default=120.0, help="seconds since the last heartbeat (120)")
     health.set_defaults(handler=run_health)
-    backup = commands.add_parser("backup", help="consistent online copy of the database (SQLite backup API)")
-    backup.add_argument("file", help="where to write the copy")
+    backup = commands.add_parser("backup", help="checked, consistent online copy of the database (SQLite backup API)")
+    backup.add_argument("file", help="where to write the copy: a file, or a folder (ending in /) for bot-DATE.sqlite3")
+    backup.add_argument(
+        "--keep-days", type=int, metavar="DAYS", help="after a good backup into a folder, remove its older ones"
+    )
     backup.set_defaults(handler=run_backup)
-    restore = commands.add_parser("restore", help="bring back a backup after checking it (stop the bot first)")
+    restore = commands.add_parser(
+        "restore", help="bring back a checked backup (refused while the bot runs; the old database is kept)"
+    )
     restore.add_argument("file", help="the backup to restore")
     restore.set_defaults(handler=run_restore)
     from bot.telegram import add_parser as add_telegram

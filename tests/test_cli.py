@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from fake_telegram import FakeBotAPI, Table, start_bot
 
 from bot.cli import main
-from bot.dialogs import Dialogs, read_charts
+from bot.dialogs import Chart, Dialogs, read_charts
+from bot.laws import load_lawbook
+from bot.matching import ChartEntry, build_matcher
 from bot.store import Store
+from bot.terminal import TerminalChat
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -131,3 +135,55 @@ def test_a_missing_part_says_so_without_build_notes(capsys: pytest.CaptureFixtur
     text = capsys.readouterr().out
     assert "the 2017 wording of this part is not available here" in text
     assert "seed" not in text.casefold() and "line " not in text
+
+
+HUGE = "9" * 5000
+
+
+async def test_huge_numbers_in_the_terminal_get_one_line(store: Store, demo_charts: dict[str, Chart]) -> None:
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in demo_charts.values()]
+    chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+    for typed in ("resume 99999999999999999999", f"resume {HUGE}", "resume ²"):
+        assert await chat.handle(typed) == "There is no such session. Type 'resume' for the list."
+    await chat.handle("chart demo-main")
+    assert await chat.handle(HUGE) == "Choose a number from 1 to 2."
+    assert await chat.handle("99999999999999999999") == "Choose a number from 1 to 2."
+    assert "stays face up" in await chat.handle("2")
+    for typed in (f"change {HUGE}", "change 99999999999999999999"):
+        assert await chat.handle(typed) == "Which answer? For example 'change 2' (see 'history')."
+    assert "There is no answer 1000000000000000000:" in await chat.handle("change 1000000000000000000")
+
+
+def test_huge_numbers_typed_at_the_terminal_never_show_a_traceback(tmp_path: Path) -> None:
+    typed = f"resume 99999999999999999999\nchart demo-main\n{HUGE}\n2\nchange {HUGE}\nquit\n"
+    env = {**os.environ, "BOT_DB": str(tmp_path / "bot.sqlite3"), "BOT_DIALOGS": str(FIXTURES / "dialogs")}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=ROOT, input=typed, capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "There is no such session." in done.stdout and "Choose a number from 1 to 2." in done.stdout
+    assert "stays face up" in done.stdout and "Goodbye" in done.stdout
+
+
+HUGE_IN_COMMANDS = [
+    ("/decide 99999999999999999999 upheld none", "Use: /decide RULING"),
+    (f"/decide {HUGE} upheld none", "Use: /decide RULING"),
+    ("/decide ² upheld none", "Use: /decide RULING"),
+    ("/club 99999999999999999999 log", "Your clubs: 1."),
+    (f"/club {HUGE} authority ACBL", "Your clubs: 1."),
+    ("/club 1 grant 99999999999999999999 director", "I did not understand that."),
+    (f"/club 1 deadline {HUGE}", "I did not understand that."),
+]
+
+
+async def test_huge_numbers_in_telegram_commands_get_one_line(store: Store, demo_charts: dict[str, Chart]) -> None:
+    """The same bounded reading on Telegram: before, SQLite's OverflowError or int()'s ValueError ended the
+    update with 'Something went wrong'."""
+    api = FakeBotAPI()
+    app = await start_bot(store, demo_charts, api)
+    try:
+        table = Table(app, api, user_id=5, chat_id=5)
+        await table.send("/club new Riverside")
+        for typed, says in HUGE_IN_COMMANDS:
+            reply = table.texts(await table.send(typed))
+            assert says in reply and "Something went wrong" not in reply, typed
+    finally:
+        await app.shutdown()

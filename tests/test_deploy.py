@@ -155,7 +155,7 @@ async def test_backup_while_writing_then_restore(tmp_path: Path) -> None:
             assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             assert db.execute("SELECT count(*) FROM sessions WHERE owner LIKE 'u%'").fetchone()[0] == 50
     target = tmp_path / "restored" / "bot.sqlite3"
-    assert restore(copies[-1], target) == SCHEMA_VERSION
+    assert restore(copies[-1], target).version == SCHEMA_VERSION
     reopened = await Store.open(target)
     assert len(await reopened.sessions("u7", ("open",))) == 1
     await reopened.close()

@@ -16,7 +16,9 @@ and maintenance always run on aiosqlite's thread.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections import OrderedDict
@@ -37,6 +39,9 @@ RECENT_SESSIONS = 2048  # sessions whose row and log stay in memory (a few kB ea
 # checkpoint stays as a backstop at a higher threshold.
 CHECKPOINT_EVERY = 256
 BACKSTOP_CHECKPOINT_PAGES = 2000  # twice SQLite's default; reached only under sustained load
+# After a checkpoint has emptied the write-ahead log SQLite cuts the file back to this size, so one burst of
+# writes does not leave a large log on the disk for good (2,000 pages of 4 kB, the backstop's threshold).
+JOURNAL_SIZE_LIMIT = 8 * 1024 * 1024
 
 # Each entry moves the schema from version i to i + 1. Never edit a shipped entry: append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -116,6 +121,10 @@ class StoreError(Exception):
 
 class StoreBusy(StoreError):
     """The database stayed locked (another writer, a backup): try again shortly."""
+
+
+class DatabaseInUse(StoreError):
+    """A restore is replacing the database file right now (it holds the lock exclusively)."""
 
 
 class Conflict(StoreError):
@@ -231,6 +240,7 @@ def _open_loop_db(path: str) -> sqlite3.Connection:
     try:
         writer.execute("PRAGMA synchronous = NORMAL")
         writer.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
+        writer.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
         writer.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as exc:
         writer.close()
@@ -238,16 +248,76 @@ def _open_loop_db(path: str) -> sqlite3.Connection:
     return writer
 
 
-def _checkpoint(path: str) -> None:
-    """Copy committed pages from the write-ahead log into the database file without blocking writers;
-    a busy or failing checkpoint is left to the next one (or to SQLite's backstop)."""
+def lock_path(path: str | Path) -> Path:
+    """The lock file beside a database: each process with the store open holds a shared lock on it (flock),
+    and ``restore`` replaces the database only while it can hold it exclusively. The kernel drops a flock when
+    its process ends, however it ends (kill -9 too), so a crashed bot never leaves the database locked."""
+    return Path(f"{path}.lock")
+
+
+def take_lock(path: str | Path, exclusive: bool) -> int | None:
+    """Open the database's lock file and lock it without waiting: its descriptor, or None if another process
+    holds a lock that conflicts (a running bot against ``exclusive``, a restore against a shared lock)."""
+    handle = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        return None
+    except BaseException:
+        os.close(handle)
+        raise
+    return handle
+
+
+async def _share_lock(path: str) -> int:
+    """A shared lock on the database for as long as the store is open; a restore in progress takes a moment,
+    so wait for it a little before giving up."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            handle = take_lock(path, exclusive=False)
+        except OSError as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from exc
+        if handle is not None:
+            return handle
+        if time.monotonic() > deadline:
+            raise DatabaseInUse(f"the database {path} is being restored; try again when the restore has finished")
+        await asyncio.sleep(0.05)
+
+
+def _truncated(path: str) -> str | None:
+    """How a database file is shorter than its own header says it is (a copy cut short), or None.
+
+    The header's page count is trusted only when it is current (SQLite's own rule: the 'version valid for'
+    number equals the change counter); in WAL mode it lags behind the file, never ahead of it."""
+    try:
+        with open(path, "rb") as file:
+            header = file.read(100)
+            size = os.fstat(file.fileno()).st_size
+    except OSError:
+        return None
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+        return None
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    if header[24:28] != header[92:96] or pages == 0 or size >= pages * page_size:
+        return None
+    return f"{size // page_size} of its {pages} pages are there"
+
+
+def checkpoint(path: str, mode: str = "PASSIVE") -> None:
+    """Copy committed pages from the write-ahead log into the database file (PASSIVE: without holding up
+    writers); a busy or failing checkpoint is left to the next one (or to SQLite's backstop)."""
     try:
         db = sqlite3.connect(path, timeout=0, isolation_level=None)
     except sqlite3.Error:
         return
     try:
         db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        db.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
+        db.execute(f"PRAGMA wal_checkpoint({mode})")
     except sqlite3.Error:
         return
     finally:
@@ -270,38 +340,76 @@ class Store:
         self._recent: OrderedDict[int, tuple[SessionRow, list[Event]]] = OrderedDict()
         self._commits = 0
         self._checkpoint: asyncio.Future[None] | None = None
+        self._lock: int | None = None  # the shared lock on ``<database>.lock`` (see ``lock_path``)
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str | Path = DEFAULT_DB) -> Store:
+        """Open (creating and migrating) the database; a damaged file is a StoreError that says so."""
         target = str(path)
+        lock: int | None = None
         if target != ":memory:":
             Path(target).parent.mkdir(parents=True, exist_ok=True)
+            lock = await _share_lock(target)
+            cut = _truncated(target)
+            if cut is not None:
+                os.close(lock)
+                raise StoreError(
+                    f"the database {target} is cut short ({cut}): restore a backup with python -m bot restore FILE"
+                )
         try:
             db = await aiosqlite.connect(target, isolation_level=None)
         except sqlite3.Error as exc:
+            if lock is not None:
+                os.close(lock)
             raise StoreError(f"cannot open the database {target}: {exc}") from exc
         store = cls(db, target)
+        store._lock = lock
         try:
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
+            await db.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             await db.execute("PRAGMA foreign_keys = ON")
             await store._migrate()
             if target != ":memory:":
                 store._loop_db = _open_loop_db(target)
+        except sqlite3.DatabaseError as exc:
+            await store._release()
+            raise StoreError(
+                f"the database {target} cannot be read ({exc}): restore a backup with python -m bot restore FILE"
+            ) from exc
         except BaseException:
-            await db.close()
+            await store._release()
             raise
         return store
 
     async def close(self) -> None:
+        """Close after the last write. The write-ahead log is checkpointed and emptied first, so what the bot
+        wrote is in the database file itself when it stops; if another process is reading or writing just then,
+        that is left to its own close (no waiting). Closing again does nothing."""
+        if self._closed:
+            return
         if self._checkpoint is not None:
             await self._checkpoint
+        if self.path != ":memory:":
+            try:
+                await self._db.execute("PRAGMA busy_timeout = 0")
+                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a damaged file: nothing more to save here
+        await self._release()
+
+    async def _release(self) -> None:
+        self._closed = True
         if self._loop_db is not None:
             self._loop_db.close()
             self._loop_db = None
         await self._db.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -330,11 +438,14 @@ class Store:
 
     async def _backup_before_upgrade(self, version: int) -> None:
         """Keep a copy of the database as it was before migrating it (``bot.sqlite3.schema-1.bak``)."""
-        from bot.store.maintenance import backup
+        from bot.store.maintenance import MaintenanceError, backup
 
         target = Path(f"{self.path}.schema-{version}.bak")
         if not target.exists():
-            await asyncio.to_thread(backup, Path(self.path), target)
+            try:
+                await asyncio.to_thread(backup, Path(self.path), target)
+            except MaintenanceError as exc:
+                raise StoreError(f"not upgrading the database: {exc}") from exc
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` on the connection's own thread: one round trip however many statements it runs.
@@ -366,7 +477,7 @@ class Store:
         idle = self._checkpoint is None or self._checkpoint.done()
         if self._commits >= CHECKPOINT_EVERY and idle and self.path != ":memory:":
             self._commits = 0
-            self._checkpoint = asyncio.ensure_future(asyncio.to_thread(_checkpoint, self.path))
+            self._checkpoint = asyncio.ensure_future(asyncio.to_thread(checkpoint, self.path))
         return last
 
     async def create_session(

@@ -28,6 +28,7 @@ from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
+from bot.ids import parse_id
 from bot.rulings import APPEAL_REASON_LIMIT, DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
@@ -311,13 +312,12 @@ class RecordHandlers:
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/decide RULING upheld|changed|adjusted returned|forfeited|none [text]"""
         args = context.args or []
-        if len(args) < 3 or not args[0].isdigit():
+        ruling = parse_id(args[0]) if args else None
+        if len(args) < 3 or ruling is None:
             await self.front._reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
             return
         try:
-            record = await self.rulings.decide(
-                self.front.owner(update), int(args[0]), args[1], args[2], " ".join(args[3:])
-            )
+            record = await self.rulings.decide(self.front.owner(update), ruling, args[1], args[2], " ".join(args[3:]))
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
             return
@@ -341,7 +341,8 @@ class RecordHandlers:
                     f"Set its authority with /club {club_id} authority ACBL.",
                 )
                 return
-            if len(args) < 2 or not args[0].isdigit() or len(args[0]) > 18:
+            club_id = parse_id(args[0]) if args else None
+            if len(args) < 2 or club_id is None:
                 listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
                 await self.front._reply(
                     update,
@@ -350,7 +351,7 @@ class RecordHandlers:
                     "/club ID grant USER_ID committee · /club ID log [DAYS]",
                 )
                 return
-            club_id, action, rest = int(args[0]), args[1], args[2:]
+            action, rest = args[1], args[2:]
             if action == "log":
                 await self._club_log(update, owner, club_id, rest)
                 return
@@ -377,7 +378,7 @@ class RecordHandlers:
             await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
         elif action == "appeals" and rest == ["here"]:
             await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
-        elif action == "grant" and len(rest) == 2 and rest[0].isdigit() and len(rest[0]) <= 18:
+        elif action == "grant" and len(rest) == 2 and parse_id(rest[0]) is not None:
             await self.rulings.grant(owner, club_id, f"tg:{rest[0]}", rest[1])
         else:
             raise RulingError("I did not understand that. Type /club for the commands.")

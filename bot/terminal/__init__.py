@@ -16,6 +16,7 @@ from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_repl
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
 from bot.dialogs.render import answer_words, description_line
+from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
@@ -111,9 +112,10 @@ class TerminalChat:
                 self.menu = ()
                 return await command(rest.strip())
             if text.isdigit():
+                number = parse_id(text) or 0  # a number too long for any choice is out of range, like 0
                 if self.menu:
-                    return await self._pick(int(text))
-                return await self._answer(int(text))
+                    return await self._pick(number)
+                return await self._answer(number)
             return await self._describe(text)
         except Stale as exc:
             self.screen = exc.screen
@@ -252,9 +254,9 @@ class TerminalChat:
 
     async def _change(self, rest: str) -> str:
         screen = self._current()
-        if not rest.isdigit():
+        number = parse_id(rest)
+        if number is None:
             return "Which answer? For example 'change 2' (see 'history')."
-        number = int(rest)
         question = await self.dialogs.reopen(self.owner, screen.session_id, number)
         self.screen = question
         self.changing = number
@@ -264,7 +266,10 @@ class TerminalChat:
 
     async def _resume(self, rest: str) -> str:
         if rest.isdigit():
-            return self._show(await self.dialogs.resume(self.owner, int(rest)))
+            session_id = parse_id(rest)
+            if session_id is None:
+                return "There is no such session. Type 'resume' for the list."
+            return self._show(await self.dialogs.resume(self.owner, session_id))
         return await self._list(("open", "parked"), "Open and parked sessions — type 'resume N':")
 
     async def _parked(self, _rest: str) -> str:
