@@ -133,6 +133,26 @@ async def test_starting_a_chart_files_it_under_the_one_club_the_director_directs
     assert (await rulings.attach_club("tg:1", screen.session_id, None)).club is None
 
 
+async def test_a_role_counts_only_once_the_person_accepts_it(rulings: Rulings, store: Store) -> None:
+    club = await rulings.create_club("tg:66", "Attacker's club")
+    await rulings.grant("tg:66", club, "tg:1", "director")  # the victim has not agreed
+    assert await store.roles(club, "tg:1") == set()
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club is None  # nothing of theirs is filed there
+    records, _ = await rulings.club_log("tg:66", club, 0, 4e9)
+    assert records == []
+    with pytest.raises(RulingError, match="no invitation"):
+        await rulings.accept("tg:2", club)
+    club_row, roles = await rulings.accept("tg:1", club)
+    assert roles == {"director"} and await store.roles(club, "tg:1") == {"director"}
+    assert await store.invites(club, "tg:1") == set()
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club == club_row
+    await rulings.grant("tg:66", club, "tg:2", "committee")
+    await rulings.decline("tg:2", club)
+    assert await store.roles(club, "tg:2") == set() and await store.invites(club, "tg:2") == set()
+
+
 async def test_club_changes_are_checked_by_the_service(rulings: Rulings, store: Store) -> None:
     club = await rulings.create_club("tg:1", "  Riverside   BC ")
     assert (await store.club(club)).name == "Riverside BC"  # type: ignore[union-attr]

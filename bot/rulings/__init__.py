@@ -215,6 +215,10 @@ class Rulings:
         """The clubs a user's rulings may be filed under: those where they direct or administer."""
         return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
 
+    async def filing_club_list(self, user: str) -> list[Club]:
+        clubs = [await self.store.club(c) for c in await self.filing_clubs(user)]
+        return [c for c in clubs if c is not None]
+
     async def attach_club(self, owner: str, session_id: int, club_id: int | None) -> RulingRecord:
         """File the owner's ruling under one of their clubs (where they direct or administer), or under none."""
         await self.own(owner, session_id)
@@ -261,11 +265,38 @@ class Rulings:
         await self._administer(user, club_id)
         await self.store.update_club(club_id, appeals_chat=chat)
 
-    async def grant(self, user: str, club_id: int, member: str, role: str) -> None:
+    async def club(self, club_id: int) -> Club | None:
+        return await self.store.club(club_id)
+
+    async def grant(self, user: str, club_id: int, member: str, role: str) -> Club:
+        """Invite someone to a role: it takes effect only when they accept, so nobody's rulings are filed
+        under (and read by) a club they did not agree to join."""
         await self._administer(user, club_id)
         if role not in ROLES:
             raise RulingError(f"A role is one of {', '.join(ROLES)}.")
-        await self.store.set_role(club_id, member, role)
+        club = await self.store.club(club_id)
+        assert club is not None  # it has an administrator
+        if role not in await self.store.roles(club_id, member):
+            await self.store.invite(club_id, member, role, user)
+        return club
+
+    async def accept(self, user: str, club_id: int) -> tuple[Club, set[str]]:
+        """Take up the roles a club offered; from then on the club's rules apply to the user's new rulings."""
+        club, roles = await self._invitation(user, club_id)
+        await self.store.accept_invites(club_id, user)
+        return club, roles
+
+    async def decline(self, user: str, club_id: int) -> Club:
+        club, _roles = await self._invitation(user, club_id)
+        await self.store.decline_invites(club_id, user)
+        return club
+
+    async def _invitation(self, user: str, club_id: int) -> tuple[Club, set[str]]:
+        roles = await self.store.invites(club_id, user)
+        club = await self.store.club(club_id) if roles else None
+        if club is None:
+            raise RulingError(f"There is no invitation for you from club {club_id}.")
+        return club, roles
 
     async def share(self, owner: str, session_id: int) -> str:
         """A new unguessable token (256 bits) that opens a read-only view of the ruling."""

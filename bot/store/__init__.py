@@ -106,6 +106,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user, key)
     ) WITHOUT ROWID;
     """,
+    # Version 6: a club role is offered first and held only once the person accepts it.
+    """
+    CREATE TABLE club_invites (
+        club_id INTEGER NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+        user TEXT NOT NULL,
+        role TEXT NOT NULL,
+        by TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (club_id, user, role)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -537,6 +548,37 @@ class Store:
         await self._write(
             [("INSERT OR IGNORE INTO club_members (club_id, user, role) VALUES (?, ?, ?)", (club_id, user, role))]
         )
+
+    async def invite(self, club_id: int, user: str, role: str, by: str) -> None:
+        """Offer a role; it is held only after ``accept_invites``."""
+        await self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO club_invites (club_id, user, role, by, created) VALUES (?, ?, ?, ?, ?)",
+                    (club_id, user, role, by, time.time()),
+                )
+            ]
+        )
+
+    async def invites(self, club_id: int, user: str) -> set[str]:
+        rows = await self._read("SELECT role FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))
+        return {str(r[0]) for r in rows}
+
+    async def accept_invites(self, club_id: int, user: str) -> None:
+        """The offered roles become held, in one transaction."""
+        await self._write(
+            [
+                (
+                    "INSERT OR IGNORE INTO club_members (club_id, user, role)"
+                    " SELECT club_id, user, role FROM club_invites WHERE club_id = ? AND user = ?",
+                    (club_id, user),
+                ),
+                ("DELETE FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user)),
+            ]
+        )
+
+    async def decline_invites(self, club_id: int, user: str) -> None:
+        await self._write([("DELETE FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))])
 
     async def roles(self, club_id: int, user: str) -> set[str]:
         rows = await self._read("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
