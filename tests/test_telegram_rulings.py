@@ -245,7 +245,7 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     other = Table(app, api, user_id=8, chat_id=8)
     assert "Only the club's administrators" in other.texts(await other.send("/club 1 authority EBU"))
     await admin.send("/forget")
-    assert admin.alerts(await admin.press("Yes, delete everything"))[0].startswith("Deleted 1 session")
+    assert admin.alerts(await admin.press("Yes, forget me"))[0].startswith("Deleted 1 session")
     assert await store.session(sid) is None
 
 

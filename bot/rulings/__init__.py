@@ -19,7 +19,7 @@ from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.refs import law_number
-from bot.store import Club, Event, Store
+from bot.store import Club, Event, Forgotten, Store
 
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW")
@@ -405,8 +405,10 @@ class Rulings:
                 per_law.update({law_number(ref) for ref in record.current.laws})
         return records, per_law
 
-    async def forget(self, user: str) -> int:
-        """Delete everything the bot holds of a user (their sessions, rulings, shares and roles)."""
+    async def forget(self, user: str) -> Forgotten:
+        """Forget a user. A club keeps its record of what happened (a ruling filed under it, appeals and
+        decisions), naming nobody and holding none of their words; everything else of theirs is deleted and
+        a club they administered alone is dissolved (``bot.store.Forgotten`` lists exactly what)."""
         return await self.store.forget(user)
 
 

@@ -37,6 +37,8 @@ RECENT_SESSIONS = 2048  # sessions whose row and log stay in memory (a few kB ea
 # checkpoint stays as a backstop at a higher threshold.
 CHECKPOINT_EVERY = 256
 BACKSTOP_CHECKPOINT_PAGES = 2000  # twice SQLite's default; reached only under sustained load
+FORGOTTEN = "a forgotten user"  # who a forgotten user's kept records name (never a real id: those have a prefix)
+REMOVED = "(removed: its writer asked the bot to forget them)"
 
 # Each entry moves the schema from version i to i + 1. Never edit a shipped entry: append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -243,6 +245,7 @@ def _open_loop_db(path: str) -> sqlite3.Connection:
         writer.execute("PRAGMA synchronous = NORMAL")
         writer.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
         writer.execute("PRAGMA foreign_keys = ON")
+        writer.execute("PRAGMA secure_delete = ON")
     except sqlite3.Error as exc:
         writer.close()
         raise StoreError(f"cannot open the database {path}: {exc}") from exc
@@ -263,6 +266,89 @@ def _checkpoint(path: str) -> None:
         return
     finally:
         db.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What forgetting a user did.
+
+    Sessions filed under no club are deleted with their log and share links. A ruling filed under a club
+    stays in the club's log (with others' appeals and decisions on it) but its director becomes FORGOTTEN,
+    its chat is cleared, the notes, event and table they typed are removed and its share links deleted.
+    Their appeals and committee decisions on anyone's rulings keep their place and outcome, with the author
+    FORGOTTEN and the text removed. A club they administered alone is dissolved (its rulings stay with their
+    directors, filed under no club) and so are their roles, invitations and settings."""
+
+    deleted: int
+    anonymised: int
+    dissolved: int
+
+
+def _forget(db: sqlite3.Connection, user: str) -> Forgotten:
+    alone = (
+        "SELECT club_id FROM club_members WHERE user = ? AND role = 'admin' AND club_id NOT IN"
+        " (SELECT club_id FROM club_members WHERE role = 'admin' AND user != ?)"
+    )
+    try:
+        db.execute("BEGIN IMMEDIATE")  # read inside the write transaction: the figures are what was done
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+    try:
+        dissolved = [int(r[0]) for r in db.execute(alone, (user, user)).fetchall()]
+        return _forget_in(db, user, dissolved)
+    except sqlite3.Error as exc:
+        _rollback(db)
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            raise StoreBusy("the record is busy") from exc
+        raise StoreError(f"the record could not be written: {exc}") from exc
+
+
+def _forget_in(db: sqlite3.Connection, user: str, dissolved: list[int]) -> Forgotten:
+    """The statements of ``_forget``, inside its transaction; commits."""
+    own = "SELECT id FROM sessions WHERE owner = ?"
+    marks = ", ".join("?" for _ in dissolved)  # SQLite accepts an empty IN ()
+    statements: list[tuple[str, tuple[Any, ...]]] = [
+        (f"UPDATE sessions SET club_id = NULL WHERE club_id IN ({marks})", tuple(dissolved)),
+        (f"DELETE FROM clubs WHERE id IN ({marks})", tuple(dissolved)),
+        ("DELETE FROM sessions WHERE owner = ? AND club_id IS NULL", (user,)),
+        (
+            "UPDATE events SET data = json_remove(data, '$.note', '$.event', '$.table')"
+            f" WHERE kind = 'annotate' AND session_id IN ({own})",
+            (user,),
+        ),
+        (f"DELETE FROM shares WHERE session_id IN ({own})", (user,)),
+        ("UPDATE sessions SET owner = ?, chat = NULL WHERE owner = ?", (FORGOTTEN, user)),
+        (
+            "UPDATE events SET data = json_set(json_remove(data, '$.name'), '$.by', ?, '$.reason', ?)"
+            " WHERE kind = 'appeal' AND json_extract(data, '$.by') = ?",
+            (FORGOTTEN, REMOVED, user),
+        ),
+        (
+            "UPDATE events SET data = json_set(data, '$.by', ?, '$.text', ?)"
+            " WHERE kind = 'decision' AND json_extract(data, '$.by') = ?",
+            (FORGOTTEN, REMOVED, user),
+        ),
+        ("DELETE FROM club_members WHERE user = ?", (user,)),
+        ("DELETE FROM club_invites WHERE user = ?", (user,)),
+        ("UPDATE club_invites SET by = ? WHERE by = ?", (FORGOTTEN, user)),
+        ("DELETE FROM user_settings WHERE user = ?", (user,)),
+    ]
+    kept = f"SELECT count(*) FROM sessions WHERE owner = ? AND club_id IS NOT NULL AND club_id NOT IN ({marks})"
+    total = int(db.execute("SELECT count(*) FROM sessions WHERE owner = ?", (user,)).fetchone()[0])
+    anonymised = int(db.execute(kept, (user, *dissolved)).fetchone()[0])
+    for sql, params in statements:
+        db.execute(sql, params)
+    db.execute("COMMIT")
+    return Forgotten(total - anonymised, anonymised, len(dissolved))
+
+
+def _truncate_wal(db: sqlite3.Connection) -> None:
+    """Copy the WAL into the database and empty it, so deleted text is left in neither (secure_delete zeroes
+    the freed space in the database itself); a reader holding the WAL makes this wait ``busy_timeout``."""
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
 
 
 def _events(rows: list[Any]) -> list[Event]:
@@ -298,6 +384,7 @@ class Store:
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
             await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free space
             await store._migrate()
             if target != ":memory:":
                 store._loop_db = _open_loop_db(target)
@@ -599,18 +686,12 @@ class Store:
         )
         return [SessionRow(*row) for row in rows]
 
-    async def forget(self, owner: str) -> int:
-        """Delete every session of a user (their events and shares go with them), their roles and settings."""
-        rows = await self._read("SELECT count(*) FROM sessions WHERE owner = ?", (owner,))
-        await self._write(
-            [
-                ("DELETE FROM sessions WHERE owner = ?", (owner,)),
-                ("DELETE FROM club_members WHERE user = ?", (owner,)),
-                ("DELETE FROM user_settings WHERE user = ?", (owner,)),
-            ]
-        )
+    async def forget(self, user: str) -> Forgotten:
+        """Forget a user in one transaction, then push the deleted text out of the WAL (see ``Forgotten``)."""
+        forgotten = await self._run(partial(_forget, user=user))
         self._forget_recent()
-        return int(rows[0][0])
+        await self._run(_truncate_wal)
+        return forgotten
 
     async def setting(self, user: str, key: str) -> str | None:
         rows = await self._read("SELECT value FROM user_settings WHERE user = ? AND key = ?", (user, key))

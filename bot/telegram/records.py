@@ -474,18 +474,24 @@ class RecordHandlers:
         return None
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, delete everything", callback_data="fg:yes")]])
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data="fg:yes")]])
         await self.front._reply(
             update,
-            "This deletes all your sessions and rulings, their share links, and your club roles. It cannot be undone.",
+            "This deletes your sessions and rulings with their share links, your club roles, invitations and "
+            "settings. A ruling you filed under a club stays in the club's log as directed by “a forgotten "
+            "user”, without your notes; appeals and decisions you wrote keep their place but lose your name and "
+            "text; a club you alone administer is dissolved. It cannot be undone.",
             keyboard,
         )
 
     async def _forget(self, update: Update, args: list[str]) -> str:
         if args != ["yes"]:
             raise ValueError(args)
-        count = await self.rulings.forget(self.front.owner(update))
-        return f"Deleted {count} session(s) and everything attached to them."
+        done = await self.rulings.forget(self.front.owner(update))
+        return (
+            f"Deleted {done.deleted} session(s); {done.anonymised} kept by clubs without your name; "
+            f"{done.dissolved} club(s) dissolved."
+        )
 
 
 async def _png(dot: str) -> bytes | None:
