@@ -29,6 +29,7 @@ ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
 ROLES = ("admin", "director", "committee")
 APPEAL_REASON_LIMIT = 1000  # characters: the committee reads it in one message
 NAME_LIMIT = 64
+NOT_DESCRIBER = "Only the person who described this can pick its situation; they can hand the ruling over after."
 FILING_ROLES = frozenset({"admin", "director"})
 # Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
 SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
@@ -203,8 +204,15 @@ class Rulings:
             await self.dialogs.note(session_id, "annotate", clean)
         return await self.record(session_id)
 
-    async def start(self, owner: str, chart_id: str, chat: str | None = None) -> Screen:
-        """Start a chart for a director; a director of exactly one club files the ruling under that club."""
+    async def start(
+        self, owner: str, chart_id: str, chat: str | None = None, described_by: str | None = None
+    ) -> Screen:
+        """Start a chart for a director; a director of exactly one club files the ruling under that club.
+
+        ``described_by`` is who described the incident the situation was offered for (in a group): only they
+        may pick it, and so direct the ruling; they can hand the ruling over once it has started."""
+        if described_by is not None and described_by != owner:
+            raise RulingError(NOT_DESCRIBER)
         screen = await self.dialogs.start(owner, chart_id, chat)
         clubs = await self.filing_clubs(owner)
         if len(clubs) == 1:
@@ -214,6 +222,14 @@ class Rulings:
     async def filing_clubs(self, user: str) -> list[int]:
         """The clubs a user's rulings may be filed under: those where they direct or administer."""
         return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
+
+    async def hand_over(self, owner: str, session_id: int, to: str) -> None:
+        """Give a ruling to another director: from now on only they can press its buttons (logged)."""
+        await self.own(owner, session_id)
+        if to == owner:
+            raise RulingError("That ruling is already yours.")
+        await self.dialogs.note(session_id, "handover", {"from": owner, "to": to})
+        await self.store.set_session_owner(session_id, to)
 
     async def filing_club_list(self, user: str) -> list[Club]:
         clubs = [await self.store.club(c) for c in await self.filing_clubs(user)]

@@ -276,7 +276,8 @@ class Forgotten:
     stays in the club's log (with others' appeals and decisions on it) but its director becomes FORGOTTEN,
     its chat is cleared, the notes, event and table they typed are removed and its share links deleted.
     Their appeals and committee decisions on anyone's rulings keep their place and outcome, with the author
-    FORGOTTEN and the text removed. A club they administered alone is dissolved (its rulings stay with their
+    FORGOTTEN and the text removed, and so does a handover of a ruling to or from them. A club they
+    administered alone is dissolved (its rulings stay with their
     directors, filed under no club) and so are their roles, invitations and settings."""
 
     deleted: int
@@ -327,6 +328,14 @@ def _forget_in(db: sqlite3.Connection, user: str, dissolved: list[int]) -> Forgo
             "UPDATE events SET data = json_set(data, '$.by', ?, '$.text', ?)"
             " WHERE kind = 'decision' AND json_extract(data, '$.by') = ?",
             (FORGOTTEN, REMOVED, user),
+        ),
+        *(
+            (
+                f"UPDATE events SET data = json_set(data, '$.{end}', ?)"
+                f" WHERE kind = 'handover' AND json_extract(data, '$.{end}') = ?",
+                (FORGOTTEN, user),
+            )
+            for end in ("from", "to")
         ),
         ("DELETE FROM club_members WHERE user = ?", (user,)),
         ("DELETE FROM club_invites WHERE user = ?", (user,)),
@@ -677,6 +686,10 @@ class Store:
 
     async def set_session_club(self, session_id: int, club_id: int | None) -> None:
         await self._write([("UPDATE sessions SET club_id = ? WHERE id = ?", (club_id, session_id))])
+        self._forget_recent(session_id)
+
+    async def set_session_owner(self, session_id: int, owner: str) -> None:
+        await self._write([("UPDATE sessions SET owner = ? WHERE id = ?", (owner, session_id))])
         self._forget_recent(session_id)
 
     async def club_sessions(self, club_id: int, since: float, until: float) -> list[SessionRow]:

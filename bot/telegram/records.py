@@ -473,6 +473,31 @@ class RecordHandlers:
         )
         return None
 
+    async def on_handover(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/handover RULING USER_ID, or /handover RULING in reply to the new director's message."""
+        args = context.args or []
+        message = update.effective_message
+        replied = message.reply_to_message if message is not None else None
+        target = replied.from_user if replied is not None and replied.from_user else None
+        if len(args) == 2 and args[1].isdigit() and len(args[1]) <= 18:
+            to = f"tg:{args[1]}"
+        elif len(args) == 1 and target is not None and not target.is_bot:
+            to = f"tg:{target.id}"
+        else:
+            await self.front._reply(update, "Use: /handover RULING USER_ID, or reply to the director's message.")
+            return
+        if not args[0].isdigit() or len(args[0]) > 18:
+            await self.front._reply(update, "The ruling is its number, as in /handover 12 USER_ID.")
+            return
+        try:
+            await self.rulings.hand_over(self.front.owner(update), int(args[0]), to)
+        except DialogError as exc:
+            await self.front._reply(update, esc(str(exc)))
+            return
+        await self.front._reply(
+            update, f"Ruling {args[0]} is now directed by {esc(to)}; only they can press its buttons."
+        )
+
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data="fg:yes")]])
         await self.front._reply(
