@@ -205,7 +205,7 @@ class Rulings:
         return await self.record(session_id)
 
     async def start(
-        self, owner: str, chart_id: str, chat: str | None = None, described_by: str | None = None
+        self, owner: str, chart_id: str, chat: str | None = None, *, described_by: str | None = None
     ) -> Screen:
         """Start a chart for a director; a director of exactly one club files the ruling under that club.
 

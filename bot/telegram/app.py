@@ -452,9 +452,11 @@ class TelegramFrontEnd:
             return None
         await self._start_chart(update, chart_id, described_by=self._describer(update))
 
-    async def _start_chart(self, update: Update, chart_id: str, described_by: str | None = None) -> None:
+    async def _start_chart(self, update: Update, chart_id: str, *, described_by: str | None = None) -> None:
         """The rulings service decides who may start it (and files it under the director's club)."""
-        screen = await self.records.rulings.start(self.owner(update), chart_id, self.chat(update), described_by)
+        screen = await self.records.rulings.start(
+            self.owner(update), chart_id, self.chat(update), described_by=described_by
+        )
         await self._show(update, screen)
 
     @staticmethod
