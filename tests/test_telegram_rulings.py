@@ -269,6 +269,7 @@ async def test_a_club_role_is_an_invitation_the_invitee_accepts(
     calls = await admin.send("/club 1 grant 8 committee")
     assert "cannot message tg:8" in admin.texts(calls) and "/club 1 accept" in admin.texts(calls)
     stranger = Table(app, api, user_id=8, chat_id=8)
+    assert "Invitations waiting: 1 (/club ID accept)" in stranger.texts(await stranger.send("/club"))
     assert "now committee of club 1" in stranger.texts(await stranger.send("/club 1 accept"))
     assert "no invitation" in stranger.texts(await stranger.send("/club 1 accept"))
 

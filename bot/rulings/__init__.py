@@ -255,6 +255,10 @@ class Rulings:
     async def clubs_of(self, user: str) -> list[int]:
         return await self.store.clubs_of(user)
 
+    async def invited_to(self, user: str) -> list[int]:
+        """The clubs whose invitations the user has not answered yet."""
+        return await self.store.invited_to(user)
+
     async def _administer(self, user: str, club_id: int) -> None:
         if "admin" not in await self.store.roles(club_id, user):
             raise RulingError("Only the club's administrators can change it.")

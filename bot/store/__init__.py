@@ -660,6 +660,10 @@ class Store:
         rows = await self._read("SELECT role FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))
         return {str(r[0]) for r in rows}
 
+    async def invited_to(self, user: str) -> list[int]:
+        rows = await self._read("SELECT DISTINCT club_id FROM club_invites WHERE user = ? ORDER BY club_id", (user,))
+        return [int(r[0]) for r in rows]
+
     async def accept_invites(self, club_id: int, user: str) -> None:
         """The offered roles become held, in one transaction."""
         await self._write(

@@ -363,9 +363,11 @@ class RecordHandlers:
                 return
             if len(args) < 2 or not args[0].isdigit() or len(args[0]) > 18:
                 listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
+                invited = await self.rulings.invited_to(owner)
+                waiting = f" Invitations waiting: {', '.join(map(str, invited))} (/club ID accept)." if invited else ""
                 await self.front._reply(
                     update,
-                    f"Your clubs: {listing}. Commands: /club new NAME · /club ID authority "
+                    f"Your clubs: {listing}.{waiting} Commands: /club new NAME · /club ID authority "
                     "WBF|ACBL|EBU|other · /club ID deadline MINUTES · /club ID appeals here · "
                     "/club ID grant USER_ID committee · /club ID accept · /club ID log [DAYS]",
                 )
