@@ -195,6 +195,8 @@ async def test_forget_keeps_a_clubs_record_without_the_user_and_leaves_no_text_b
     await rulings.attach_club("tg:2", others, alone)
     await rulings.appeal("tg:1", others, "MY-APPEAL-3", token=await rulings.share("tg:2", others), name="Ann")
     await rulings.decide("tg:1", others, "upheld", "returned", "MY-DECISION-4")
+    given = await finished(dialogs)
+    await rulings.hand_over("tg:1", given, "tg:2")
 
     done = await rulings.forget("tg:1")
 
@@ -210,6 +212,8 @@ async def test_forget_keeps_a_clubs_record_without_the_user_and_leaves_no_text_b
     assert "MY-APPEAL-3" not in record.appeals[0].reason and record.decisions[0].by == "a forgotten user"
     assert record.decisions[0].outcome == "upheld" and "MY-DECISION-4" not in record.decisions[0].text
     assert await store.clubs_of("tg:1") == [] and await store.roles(kept_club, "tg:9") == {"admin"}
+    handover = [e.data for e in await store.events(given) if e.kind == "handover"]
+    assert handover == [{"from": "a forgotten user", "to": "tg:2"}]  # the ruling given away stays its new owner's
     files = [Path(store.path), Path(f"{store.path}-wal")]
     on_disk = b"".join(f.read_bytes() for f in files if f.exists())
     for text in (b"PRIVATE-NOTE-1", b"CLUB-NOTE-2", b"Monday pairs", b"MY-APPEAL-3", b"MY-DECISION-4", b"Ann"):
