@@ -43,6 +43,7 @@ class FakeBotAPI(BaseRequest):
     calls: list[Call] = field(default_factory=list)
     failures: dict[str, list[tuple[int, dict[str, Any]] | Exception]] = field(default_factory=dict)
     messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    typed: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # what people sent, to reply to
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1000))
 
     async def initialize(self) -> None:
@@ -108,6 +109,12 @@ class FakeBotAPI(BaseRequest):
                 "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"},
                 "text": params.get("text", ""),
             }
+            quoted = params.get("reply_parameters")
+            if name == "sendMessage" and isinstance(quoted, dict):  # Telegram echoes the message replied to
+                key = (chat_id, int(quoted["message_id"]))
+                replied = self.typed.get(key) or self.messages.get(key)
+                if replied is not None:
+                    message["reply_to_message"] = {k: v for k, v in replied.items() if k != "reply_to_message"}
             markup = params.get("reply_markup")
             if isinstance(markup, dict) and "inline_keyboard" in markup:  # Telegram echoes only inline keyboards
                 message["reply_markup"] = markup
@@ -192,6 +199,7 @@ class Table:
         if reply_to_bot:
             last = self.last_message()
             message["reply_to_message"] = last
+        self.api.typed[(self.chat["id"], message["message_id"])] = message
         return await self._process({"message": message})
 
     async def press(self, label: str, message: dict[str, Any] | None = None) -> list[Call]:

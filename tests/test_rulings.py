@@ -133,6 +133,26 @@ async def test_starting_a_chart_files_it_under_the_one_club_the_director_directs
     assert (await rulings.attach_club("tg:1", screen.session_id, None)).club is None
 
 
+async def test_a_role_counts_only_once_the_person_accepts_it(rulings: Rulings, store: Store) -> None:
+    club = await rulings.create_club("tg:66", "Attacker's club")
+    await rulings.grant("tg:66", club, "tg:1", "director")  # the victim has not agreed
+    assert await store.roles(club, "tg:1") == set()
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club is None  # nothing of theirs is filed there
+    records, _ = await rulings.club_log("tg:66", club, 0, 4e9)
+    assert records == []
+    with pytest.raises(RulingError, match="no invitation"):
+        await rulings.accept("tg:2", club)
+    club_row, roles = await rulings.accept("tg:1", club)
+    assert roles == {"director"} and await store.roles(club, "tg:1") == {"director"}
+    assert await store.invites(club, "tg:1") == set()
+    screen = await rulings.start("tg:1", "demo-main")
+    assert (await rulings.record(screen.session_id)).club == club_row
+    await rulings.grant("tg:66", club, "tg:2", "committee")
+    await rulings.decline("tg:2", club)
+    assert await store.roles(club, "tg:2") == set() and await store.invites(club, "tg:2") == set()
+
+
 async def test_club_changes_are_checked_by_the_service(rulings: Rulings, store: Store) -> None:
     club = await rulings.create_club("tg:1", "  Riverside   BC ")
     assert (await store.club(club)).name == "Riverside BC"  # type: ignore[union-attr]
@@ -149,8 +169,55 @@ async def test_club_changes_are_checked_by_the_service(rulings: Rulings, store: 
 async def test_forget_deletes_a_users_data(rulings: Rulings, dialogs: Dialogs, store: Store) -> None:
     sid = await finished(dialogs)
     token = await rulings.share("tg:1", sid)
-    assert await rulings.forget("tg:1") == 1
+    assert (await rulings.forget("tg:1")).deleted == 1
     assert await store.session(sid) is None and await rulings.shared(token) is None
+
+
+async def test_forget_keeps_a_clubs_record_without_the_user_and_leaves_no_text_behind(
+    rulings: Rulings, dialogs: Dialogs, store: Store
+) -> None:
+    own = await finished(dialogs)  # filed under no club: deleted
+    await rulings.annotate("tg:1", own, note="PRIVATE-NOTE-1")
+    kept_club = await rulings.create_club("tg:9", "Riverside")  # another administrator: the club stays
+    await rulings.grant("tg:9", kept_club, "tg:1", "director")
+    await rulings.accept("tg:1", kept_club)
+    filed = await finished(dialogs)
+    await rulings.attach_club("tg:1", filed, kept_club)
+    await rulings.annotate("tg:1", filed, board="7", note="CLUB-NOTE-2", event="Monday pairs")
+    token = await rulings.share("tg:1", filed)
+    await rulings.appeal("tg:5", filed, "The player's own reason", token=token, name="Pat")
+    alone = await rulings.create_club("tg:1", "Hillside")  # administered by tg:1 alone: dissolved
+    await rulings.grant("tg:1", alone, "tg:2", "director")
+    await rulings.accept("tg:2", alone)
+    await rulings.grant("tg:1", alone, "tg:1", "committee")
+    await rulings.accept("tg:1", alone)
+    others = await finished(dialogs, owner="tg:2")
+    await rulings.attach_club("tg:2", others, alone)
+    await rulings.appeal("tg:1", others, "MY-APPEAL-3", token=await rulings.share("tg:2", others), name="Ann")
+    await rulings.decide("tg:1", others, "upheld", "returned", "MY-DECISION-4")
+    given = await finished(dialogs)
+    await rulings.hand_over("tg:1", given, "tg:2")
+
+    done = await rulings.forget("tg:1")
+
+    assert (done.deleted, done.anonymised, done.dissolved) == (1, 1, 1)
+    assert await store.session(own) is None
+    record = await rulings.record(filed)  # the club keeps its record, naming nobody
+    assert record.director == "a forgotten user" and record.club is not None and record.club.id == kept_club
+    assert record.annotations == {"board": "7"} and await rulings.shared(token) is None
+    assert [(a.by, a.reason, a.name) for a in record.appeals] == [("tg:5", "The player's own reason", "Pat")]
+    record = await rulings.record(others)  # someone else's ruling: theirs, now in no club
+    assert record.director == "tg:2" and record.club is None and await store.club(alone) is None
+    assert [(a.by, a.name) for a in record.appeals] == [("a forgotten user", "")]
+    assert "MY-APPEAL-3" not in record.appeals[0].reason and record.decisions[0].by == "a forgotten user"
+    assert record.decisions[0].outcome == "upheld" and "MY-DECISION-4" not in record.decisions[0].text
+    assert await store.clubs_of("tg:1") == [] and await store.roles(kept_club, "tg:9") == {"admin"}
+    handover = [e.data for e in await store.events(given) if e.kind == "handover"]
+    assert handover == [{"from": "a forgotten user", "to": "tg:2"}]  # the ruling given away stays its new owner's
+    files = [Path(store.path), Path(f"{store.path}-wal")]
+    on_disk = b"".join(f.read_bytes() for f in files if f.exists())
+    for text in (b"PRIVATE-NOTE-1", b"CLUB-NOTE-2", b"Monday pairs", b"MY-APPEAL-3", b"MY-DECISION-4", b"Ann"):
+        assert text not in on_disk, text  # neither in the WAL nor in the database's free space
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "html"])

@@ -114,6 +114,28 @@ async def test_in_a_group_only_the_starter_can_press(demo: tuple[Application, Fa
     assert ann_s.step == 1 and bob_s.step == 1 and ann_s.id != bob_s.id
 
 
+async def test_in_a_group_only_the_describer_picks_the_situation_unless_handed_over(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    ann = Table(app, api, user_id=1, chat_id=-100)
+    bob = Table(app, api, user_id=2, chat_id=-100, name="Bob")
+    await ann.send("@td_bot demo exposed card")
+    situations = ann.last_message(with_button="Law 50")
+    calls = await bob.press("Law 50", message=situations)
+    (toast,) = [c for c in calls if c.method == "answerCallbackQuery"]
+    assert toast.params["text"].startswith("Only the person who described this can pick its situation")
+    assert toast.params.get("show_alert") in (None, False, "false")  # a calm toast, not an alert
+    assert await store.sessions("tg:2", ("open",)) == []
+    await ann.press("Law 50", message=situations)
+    (session,) = await store.sessions("tg:1", ("open",))
+    question = ann.last_message(with_button="LHO")
+    assert "directed by tg:2" in ann.texts(await ann.send(f"/handover {session.id} 2"))
+    await bob.press("LHO", message=question)
+    assert (await store.sessions("tg:2", ("open",)))[0].step == 1
+    assert table_alert(await ann.press("Back", message=ann.last_message(with_button="Back"))).startswith("Only")
+
+
 def table_alert(calls: list) -> str:
     (answer,) = [c for c in calls if c.method == "answerCallbackQuery"]
     assert answer.params.get("show_alert") in (True, "true")

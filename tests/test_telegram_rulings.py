@@ -106,7 +106,9 @@ async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     assert kinds == ["share", "appeal", "decision"]  # the history is appended, nothing overwritten
 
 
-async def appeal_from_player(app: Application, api: FakeBotAPI, store: Store, reason: str) -> tuple[int, list]:
+async def appeal_from_player(
+    app: Application, api: FakeBotAPI, store: Store, reason: str, committee_unreachable: bool = False
+) -> tuple[int, list]:
     """A ruling of a club with an appeals chat (-300), shared with Pat (user 5, @pat), who appeals it."""
     director = Table(app, api, user_id=1)
     player = Table(app, api, user_id=5, chat_id=5, name="Pat")
@@ -118,6 +120,8 @@ async def appeal_from_player(app: Application, api: FakeBotAPI, store: Store, re
     token = re.search(r"start=r_([A-Za-z0-9_-]+)", director.texts(calls)).group(1)  # type: ignore[union-attr]
     await player.send(f"/start r_{token}")
     await player.press("Appeal this ruling")
+    if committee_unreachable:
+        api.fail("sendMessage", status=400, description="Bad Request: chat not found")
     return sid, await reply_to_prompt(player, f"Reason for appealing ruling {sid}", reason)
 
 
@@ -159,8 +163,7 @@ async def test_an_appellant_is_told_when_the_committee_could_not_be(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
     app, api = demo
-    api.fail("sendMessage", status=400, description="Bad Request: chat not found")
-    sid, calls = await appeal_from_player(app, api, store, "The card was never exposed")
+    sid, calls = await appeal_from_player(app, api, store, "The card was never exposed", committee_unreachable=True)
     told = to_appellant(calls)
     assert "could not be told" in told and "in the ruling's record" in told and "Something went wrong" not in told
     assert [e.kind for e in await store.events(sid)].count("appeal") == 1
@@ -231,7 +234,7 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     assert "Club 1 created" in admin.texts(await admin.send("/club new Riverside Bridge Club"))
     assert "updated" in admin.texts(await admin.send("/club 1 authority ACBL"))
     assert "updated" in admin.texts(await admin.send("/club 1 deadline 45"))
-    assert "updated" in admin.texts(await admin.send("/club 1 grant 3 committee"))
+    assert "Invitation sent to tg:3" in admin.texts(await admin.send("/club 1 grant 3 committee"))
     assert "updated" in admin.texts(await admin.send("/club 1 set face_down_opening_leads no"))
     assert "yes or no" in admin.texts(await admin.send("/club 1 set face_down_opening_leads maybe"))
     club = await store.club(1)
@@ -242,8 +245,56 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     other = Table(app, api, user_id=8, chat_id=8)
     assert "Only the club's administrators" in other.texts(await other.send("/club 1 authority EBU"))
     await admin.send("/forget")
-    assert admin.alerts(await admin.press("Yes, delete everything"))[0].startswith("Deleted 1 session")
+    assert admin.alerts(await admin.press("Yes, forget me"))[0].startswith("Deleted 1 session")
     assert await store.session(sid) is None
+
+
+async def test_a_club_role_is_an_invitation_the_invitee_accepts(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    admin, invitee = Table(app, api, user_id=66, chat_id=66), Table(app, api, user_id=5, chat_id=5)
+    await admin.send("/club new Riverside")
+    calls = await admin.send("/club 1 grant 5 director")
+    assert "the role counts once they accept" in admin.texts(calls)
+    (offer,) = [c for c in calls if c.method == "sendMessage" and str(c.params["chat_id"]) == "5"]
+    assert "invites you to be its director" in offer.params["text"]
+    sid = await rule(invitee)
+    assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]  # not filed before consent
+    calls = await invitee.press("Accept", message=invitee.last_message(with_button="Accept"))
+    assert "You are now director of club 1 (Riverside)" in invitee.texts(calls)
+    sid = await rule(invitee)
+    assert (await store.session(sid)).club_id == 1  # type: ignore[union-attr]
+    api.fail("sendMessage", status=403, description="Forbidden: bot can't initiate conversation with a user")
+    calls = await admin.send("/club 1 grant 8 committee")
+    assert "cannot message tg:8" in admin.texts(calls) and "/club 1 accept" in admin.texts(calls)
+    stranger = Table(app, api, user_id=8, chat_id=8)
+    assert "Invitations waiting: 1 (/club ID accept)" in stranger.texts(await stranger.send("/club"))
+    assert "now committee of club 1" in stranger.texts(await stranger.send("/club 1 accept"))
+    assert "no invitation" in stranger.texts(await stranger.send("/club 1 accept"))
+
+
+async def test_a_director_sees_and_changes_the_club_a_ruling_is_filed_under(
+    demo: tuple[Application, FakeBotAPI], store: Store
+) -> None:
+    app, api = demo
+    director = Table(app, api, user_id=1)
+    await director.send("/club new Riverside")
+    await director.send("/club new Hillside")
+    sid = await rule(director)
+    calls = await director.press("Club", message=director.last_message(with_button="Club"))
+    assert f"Ruling {sid} is filed under no club" in director.texts(calls)
+    calls = await director.press("File under Hillside")
+    assert f"Ruling {sid} is now filed under club 2 (Hillside)" in director.alerts(calls)[0]
+    assert (await store.session(sid)).club_id == 2  # type: ignore[union-attr]
+    calls = await director.press("Club", message=director.last_message(with_button="Club"))
+    assert "filed under club 2 (Hillside)" in director.texts(calls)
+    await director.press("No club")
+    assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]
+    outsider = Table(app, api, user_id=9, chat_id=9)
+    calls = await outsider.press_data(f"rc:{sid}:2", message=director.last_message())
+    assert [c.method for c in calls] == ["answerCallbackQuery"]
+    assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]
 
 
 async def test_an_appeal_after_the_deadline_is_refused(

@@ -19,7 +19,7 @@ from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.refs import law_number
-from bot.store import Club, Event, Store
+from bot.store import Club, Event, Forgotten, Store
 
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW")
@@ -29,6 +29,7 @@ ANNOTATIONS = ("board", "offender", "non_offenders", "note", "event", "table")
 ROLES = ("admin", "director", "committee")
 APPEAL_REASON_LIMIT = 1000  # characters: the committee reads it in one message
 NAME_LIMIT = 64
+NOT_DESCRIBER = "Only the person who described this can pick its situation; they can hand the ruling over after."
 FILING_ROLES = frozenset({"admin", "director"})
 # Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
 SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
@@ -205,9 +206,22 @@ class Rulings:
             await self.dialogs.note(session_id, "annotate", clean)
         return await self.record(session_id)
 
-    async def start(self, owner: str, chart_id: str, chat: str | None = None, description: str | None = None) -> Screen:
+    async def start(
+        self,
+        owner: str,
+        chart_id: str,
+        chat: str | None = None,
+        description: str | None = None,
+        *,
+        described_by: str | None = None,
+    ) -> Screen:
         """Start a chart for a director (from what they typed, if any, so its facts are not asked again); a
-        director of exactly one club files the ruling under that club."""
+        director of exactly one club files the ruling under that club.
+
+        ``described_by`` is who described the incident the situation was offered for (in a group): only they
+        may pick it, and so direct the ruling; they can hand the ruling over once it has started."""
+        if described_by is not None and described_by != owner:
+            raise RulingError(NOT_DESCRIBER)
         screen = await self.dialogs.start(owner, chart_id, chat, description)
         clubs = await self.filing_clubs(owner)
         if len(clubs) == 1:
@@ -217,6 +231,18 @@ class Rulings:
     async def filing_clubs(self, user: str) -> list[int]:
         """The clubs a user's rulings may be filed under: those where they direct or administer."""
         return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
+
+    async def hand_over(self, owner: str, session_id: int, to: str) -> None:
+        """Give a ruling to another director: from now on only they can press its buttons (logged)."""
+        await self.own(owner, session_id)
+        if to == owner:
+            raise RulingError("That ruling is already yours.")
+        await self.dialogs.note(session_id, "handover", {"from": owner, "to": to})
+        await self.store.set_session_owner(session_id, to)
+
+    async def filing_club_list(self, user: str) -> list[Club]:
+        clubs = [await self.store.club(c) for c in await self.filing_clubs(user)]
+        return [c for c in clubs if c is not None]
 
     async def attach_club(self, owner: str, session_id: int, club_id: int | None) -> RulingRecord:
         """File the owner's ruling under one of their clubs (where they direct or administer), or under none."""
@@ -237,6 +263,10 @@ class Rulings:
 
     async def clubs_of(self, user: str) -> list[int]:
         return await self.store.clubs_of(user)
+
+    async def invited_to(self, user: str) -> list[int]:
+        """The clubs whose invitations the user has not answered yet."""
+        return await self.store.invited_to(user)
 
     async def _administer(self, user: str, club_id: int) -> None:
         if "admin" not in await self.store.roles(club_id, user):
@@ -264,11 +294,38 @@ class Rulings:
         await self._administer(user, club_id)
         await self.store.update_club(club_id, appeals_chat=chat)
 
-    async def grant(self, user: str, club_id: int, member: str, role: str) -> None:
+    async def club(self, club_id: int) -> Club | None:
+        return await self.store.club(club_id)
+
+    async def grant(self, user: str, club_id: int, member: str, role: str) -> Club:
+        """Invite someone to a role: it takes effect only when they accept, so nobody's rulings are filed
+        under (and read by) a club they did not agree to join."""
         await self._administer(user, club_id)
         if role not in ROLES:
             raise RulingError(f"A role is one of {', '.join(ROLES)}.")
-        await self.store.set_role(club_id, member, role)
+        club = await self.store.club(club_id)
+        assert club is not None  # it has an administrator
+        if role not in await self.store.roles(club_id, member):
+            await self.store.invite(club_id, member, role, user)
+        return club
+
+    async def accept(self, user: str, club_id: int) -> tuple[Club, set[str]]:
+        """Take up the roles a club offered; from then on the club's rules apply to the user's new rulings."""
+        club, roles = await self._invitation(user, club_id)
+        await self.store.accept_invites(club_id, user)
+        return club, roles
+
+    async def decline(self, user: str, club_id: int) -> Club:
+        club, _roles = await self._invitation(user, club_id)
+        await self.store.decline_invites(club_id, user)
+        return club
+
+    async def _invitation(self, user: str, club_id: int) -> tuple[Club, set[str]]:
+        roles = await self.store.invites(club_id, user)
+        club = await self.store.club(club_id) if roles else None
+        if club is None:
+            raise RulingError(f"There is no invitation for you from club {club_id}.")
+        return club, roles
 
     async def share(self, owner: str, session_id: int) -> str:
         """A new unguessable token (256 bits) that opens a read-only view of the ruling."""
@@ -377,8 +434,10 @@ class Rulings:
                 per_law.update({law_number(ref) for ref in record.current.laws})
         return records, per_law
 
-    async def forget(self, user: str) -> int:
-        """Delete everything the bot holds of a user (their sessions, rulings, shares and roles)."""
+    async def forget(self, user: str) -> Forgotten:
+        """Forget a user. A club keeps its record of what happened (a ruling filed under it, appeals and
+        decisions), naming nobody and holding none of their words; everything else of theirs is deleted and
+        a club they administered alone is dissolved (``bot.store.Forgotten`` lists exactly what)."""
         return await self.store.forget(user)
 
 

@@ -42,6 +42,8 @@ BACKSTOP_CHECKPOINT_PAGES = 2000  # twice SQLite's default; reached only under s
 # After a checkpoint has emptied the write-ahead log SQLite cuts the file back to this size, so one burst of
 # writes does not leave a large log on the disk for good (2,000 pages of 4 kB, the backstop's threshold).
 JOURNAL_SIZE_LIMIT = 8 * 1024 * 1024
+FORGOTTEN = "a forgotten user"  # who a forgotten user's kept records name (never a real id: those have a prefix)
+REMOVED = "(removed: its writer asked the bot to forget them)"
 
 # Each entry moves the schema from version i to i + 1. Never edit a shipped entry: append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -109,6 +111,17 @@ MIGRATIONS: tuple[str, ...] = (
         key TEXT NOT NULL,
         value TEXT NOT NULL,
         PRIMARY KEY (user, key)
+    ) WITHOUT ROWID;
+    """,
+    # Version 6: a club role is offered first and held only once the person accepts it.
+    """
+    CREATE TABLE club_invites (
+        club_id INTEGER NOT NULL REFERENCES clubs(id) ON DELETE CASCADE,
+        user TEXT NOT NULL,
+        role TEXT NOT NULL,
+        by TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (club_id, user, role)
     ) WITHOUT ROWID;
     """,
 )
@@ -242,6 +255,7 @@ def _open_loop_db(path: str) -> sqlite3.Connection:
         writer.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
         writer.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
         writer.execute("PRAGMA foreign_keys = ON")
+        writer.execute("PRAGMA secure_delete = ON")
     except sqlite3.Error as exc:
         writer.close()
         raise StoreError(f"cannot open the database {path}: {exc}") from exc
@@ -324,6 +338,98 @@ def checkpoint(path: str, mode: str = "PASSIVE") -> None:
         db.close()
 
 
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What forgetting a user did.
+
+    Sessions filed under no club are deleted with their log and share links. A ruling filed under a club
+    stays in the club's log (with others' appeals and decisions on it) but its director becomes FORGOTTEN,
+    its chat is cleared, the notes, event and table they typed are removed and its share links deleted.
+    Their appeals and committee decisions on anyone's rulings keep their place and outcome, with the author
+    FORGOTTEN and the text removed, and so does a handover of a ruling to or from them. A club they
+    administered alone is dissolved (its rulings stay with their
+    directors, filed under no club) and so are their roles, invitations and settings."""
+
+    deleted: int
+    anonymised: int
+    dissolved: int
+
+
+def _forget(db: sqlite3.Connection, user: str) -> Forgotten:
+    alone = (
+        "SELECT club_id FROM club_members WHERE user = ? AND role = 'admin' AND club_id NOT IN"
+        " (SELECT club_id FROM club_members WHERE role = 'admin' AND user != ?)"
+    )
+    try:
+        db.execute("BEGIN IMMEDIATE")  # read inside the write transaction: the figures are what was done
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+    try:
+        dissolved = [int(r[0]) for r in db.execute(alone, (user, user)).fetchall()]
+        return _forget_in(db, user, dissolved)
+    except sqlite3.Error as exc:
+        _rollback(db)
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            raise StoreBusy("the record is busy") from exc
+        raise StoreError(f"the record could not be written: {exc}") from exc
+
+
+def _forget_in(db: sqlite3.Connection, user: str, dissolved: list[int]) -> Forgotten:
+    """The statements of ``_forget``, inside its transaction; commits."""
+    own = "SELECT id FROM sessions WHERE owner = ?"
+    marks = ", ".join("?" for _ in dissolved)  # SQLite accepts an empty IN ()
+    statements: list[tuple[str, tuple[Any, ...]]] = [
+        (f"UPDATE sessions SET club_id = NULL WHERE club_id IN ({marks})", tuple(dissolved)),
+        (f"DELETE FROM clubs WHERE id IN ({marks})", tuple(dissolved)),
+        ("DELETE FROM sessions WHERE owner = ? AND club_id IS NULL", (user,)),
+        (
+            "UPDATE events SET data = json_remove(data, '$.note', '$.event', '$.table')"
+            f" WHERE kind = 'annotate' AND session_id IN ({own})",
+            (user,),
+        ),
+        (f"DELETE FROM shares WHERE session_id IN ({own})", (user,)),
+        ("UPDATE sessions SET owner = ?, chat = NULL WHERE owner = ?", (FORGOTTEN, user)),
+        (
+            "UPDATE events SET data = json_set(json_remove(data, '$.name'), '$.by', ?, '$.reason', ?)"
+            " WHERE kind = 'appeal' AND json_extract(data, '$.by') = ?",
+            (FORGOTTEN, REMOVED, user),
+        ),
+        (
+            "UPDATE events SET data = json_set(data, '$.by', ?, '$.text', ?)"
+            " WHERE kind = 'decision' AND json_extract(data, '$.by') = ?",
+            (FORGOTTEN, REMOVED, user),
+        ),
+        *(
+            (
+                f"UPDATE events SET data = json_set(data, '$.{end}', ?)"
+                f" WHERE kind = 'handover' AND json_extract(data, '$.{end}') = ?",
+                (FORGOTTEN, user),
+            )
+            for end in ("from", "to")
+        ),
+        ("DELETE FROM club_members WHERE user = ?", (user,)),
+        ("DELETE FROM club_invites WHERE user = ?", (user,)),
+        ("UPDATE club_invites SET by = ? WHERE by = ?", (FORGOTTEN, user)),
+        ("DELETE FROM user_settings WHERE user = ?", (user,)),
+    ]
+    kept = f"SELECT count(*) FROM sessions WHERE owner = ? AND club_id IS NOT NULL AND club_id NOT IN ({marks})"
+    total = int(db.execute("SELECT count(*) FROM sessions WHERE owner = ?", (user,)).fetchone()[0])
+    anonymised = int(db.execute(kept, (user, *dissolved)).fetchone()[0])
+    for sql, params in statements:
+        db.execute(sql, params)
+    db.execute("COMMIT")
+    return Forgotten(total - anonymised, anonymised, len(dissolved))
+
+
+def _truncate_wal(db: sqlite3.Connection) -> None:
+    """Copy the WAL into the database and empty it, so deleted text is left in neither (secure_delete zeroes
+    the freed space in the database itself); a reader holding the WAL makes this wait ``busy_timeout``."""
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.OperationalError as exc:
+        raise (StoreBusy("the record is busy") if _is_busy(exc) else StoreError(str(exc))) from exc
+
+
 def _events(rows: list[Any]) -> list[Event]:
     return [Event(int(seq), str(kind), json.loads(data), float(at)) for seq, kind, data, at in rows]
 
@@ -372,6 +478,7 @@ class Store:
             await db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_CHECKPOINT_PAGES}")
             await db.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten, not left in free space
             await store._migrate()
             if target != ":memory:":
                 store._loop_db = _open_loop_db(target)
@@ -649,6 +756,41 @@ class Store:
             [("INSERT OR IGNORE INTO club_members (club_id, user, role) VALUES (?, ?, ?)", (club_id, user, role))]
         )
 
+    async def invite(self, club_id: int, user: str, role: str, by: str) -> None:
+        """Offer a role; it is held only after ``accept_invites``."""
+        await self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO club_invites (club_id, user, role, by, created) VALUES (?, ?, ?, ?, ?)",
+                    (club_id, user, role, by, time.time()),
+                )
+            ]
+        )
+
+    async def invites(self, club_id: int, user: str) -> set[str]:
+        rows = await self._read("SELECT role FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))
+        return {str(r[0]) for r in rows}
+
+    async def invited_to(self, user: str) -> list[int]:
+        rows = await self._read("SELECT DISTINCT club_id FROM club_invites WHERE user = ? ORDER BY club_id", (user,))
+        return [int(r[0]) for r in rows]
+
+    async def accept_invites(self, club_id: int, user: str) -> None:
+        """The offered roles become held, in one transaction."""
+        await self._write(
+            [
+                (
+                    "INSERT OR IGNORE INTO club_members (club_id, user, role)"
+                    " SELECT club_id, user, role FROM club_invites WHERE club_id = ? AND user = ?",
+                    (club_id, user),
+                ),
+                ("DELETE FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user)),
+            ]
+        )
+
+    async def decline_invites(self, club_id: int, user: str) -> None:
+        await self._write([("DELETE FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))])
+
     async def roles(self, club_id: int, user: str) -> set[str]:
         rows = await self._read("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
         return {str(r[0]) for r in rows}
@@ -661,6 +803,10 @@ class Store:
         await self._write([("UPDATE sessions SET club_id = ? WHERE id = ?", (club_id, session_id))])
         self._forget_recent(session_id)
 
+    async def set_session_owner(self, session_id: int, owner: str) -> None:
+        await self._write([("UPDATE sessions SET owner = ? WHERE id = ?", (owner, session_id))])
+        self._forget_recent(session_id)
+
     async def club_sessions(self, club_id: int, since: float, until: float) -> list[SessionRow]:
         rows = await self._read(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE club_id = ? AND created BETWEEN ? AND ? ORDER BY created",
@@ -668,18 +814,12 @@ class Store:
         )
         return [SessionRow(*row) for row in rows]
 
-    async def forget(self, owner: str) -> int:
-        """Delete every session of a user (their events and shares go with them), their roles and settings."""
-        rows = await self._read("SELECT count(*) FROM sessions WHERE owner = ?", (owner,))
-        await self._write(
-            [
-                ("DELETE FROM sessions WHERE owner = ?", (owner,)),
-                ("DELETE FROM club_members WHERE user = ?", (owner,)),
-                ("DELETE FROM user_settings WHERE user = ?", (owner,)),
-            ]
-        )
+    async def forget(self, user: str) -> Forgotten:
+        """Forget a user in one transaction, then push the deleted text out of the WAL (see ``Forgotten``)."""
+        forgotten = await self._run(partial(_forget, user=user))
         self._forget_recent()
-        return int(rows[0][0])
+        await self._run(_truncate_wal)
+        return forgotten
 
     async def setting(self, user: str, key: str) -> str | None:
         rows = await self._read("SELECT value FROM user_settings WHERE user = ? AND key = ?", (user, key))

@@ -151,6 +151,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("decide", self.records.on_decide))
         app.add_handler(CommandHandler("club", self.records.on_club))
         app.add_handler(CommandHandler("forget", self.records.on_forget))
+        app.add_handler(CommandHandler("handover", self.records.on_handover))
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
@@ -460,11 +461,26 @@ class TelegramFrontEnd:
             return None
         message = self._message(update)
         described = self.described.get((message.chat_id, message.message_id)) if message else None
-        await self._start_chart(update, chart_id, described)
+        await self._start_chart(update, chart_id, described, described_by=self._describer(update))
 
-    async def _start_chart(self, update: Update, chart_id: str, description: str | None = None) -> None:
-        screen = await self.records.rulings.start(self.owner(update), chart_id, self.chat(update), description)
+    async def _start_chart(
+        self, update: Update, chart_id: str, description: str | None = None, *, described_by: str | None = None
+    ) -> None:
+        """The rulings service decides who may start it (and files it under the director's club)."""
+        screen = await self.records.rulings.start(
+            self.owner(update), chart_id, self.chat(update), description, described_by=described_by
+        )
         await self._show(update, screen)
+
+    @staticmethod
+    def _describer(update: Update) -> str | None:
+        """In a group, who wrote the description the pressed keyboard answers (Telegram says so; a button's
+        data could be forged); None in a private chat or when the description is gone."""
+        message = TelegramFrontEnd._message(update)
+        if message is None or message.chat.type == ChatType.PRIVATE or message.reply_to_message is None:
+            return None
+        author = message.reply_to_message.from_user
+        return f"tg:{author.id}" if author is not None and not author.is_bot else None
 
     async def _press_law(self, update: Update, args: list[str]) -> None:
         (ref,) = args

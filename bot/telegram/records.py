@@ -20,6 +20,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InputTextMessageContent,
+    Message,
     Update,
 )
 from telegram.constants import ParseMode
@@ -29,7 +30,17 @@ from telegram.ext import ContextTypes
 from bot.dialogs import DialogError
 from bot.dialogs.render import path_in_chart, to_dot
 from bot.ids import parse_id
-from bot.rulings import APPEAL_REASON_LIMIT, DEPOSITS, OUTCOMES, SEATS, SIDES, RulingError, RulingRecord, Rulings
+from bot.rulings import (
+    APPEAL_REASON_LIMIT,
+    DEPOSITS,
+    FILING_ROLES,
+    OUTCOMES,
+    SEATS,
+    SIDES,
+    RulingError,
+    RulingRecord,
+    Rulings,
+)
 from bot.rulings.export import to_text
 from bot.telegram.render import esc, split_message
 
@@ -58,6 +69,10 @@ def committee_messages(record: RulingRecord) -> list[str]:
     return split_message("\n".join(lines))
 
 
+def _filed(record: RulingRecord) -> str:
+    return f"club {record.club.id} ({record.club.name})" if record.club else "no club"
+
+
 def _name(update: Update) -> str:
     """How people know the user: their first and last name on Telegram, else their @username."""
     user = update.effective_user
@@ -79,7 +94,10 @@ def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
                 InlineKeyboardButton("🖼 Picture", callback_data=f"rp:{sid}"),
                 InlineKeyboardButton("↩ Reopen", callback_data=f"ro:{sid}"),
             ],
-            [InlineKeyboardButton("⚖ Appeal", callback_data=f"ra:{sid}")],
+            [
+                InlineKeyboardButton("⚖ Appeal", callback_data=f"ra:{sid}"),
+                InlineKeyboardButton("🏛 Club", callback_data=f"rc:{sid}"),
+            ],
         ]
     )
 
@@ -123,6 +141,8 @@ class RecordHandlers:
             "ra": self._ask_appeal,
             "rt": self._ask_appeal_shared,
             "fg": self._forget,
+            "ci": self._press_invitation,
+            "rc": self._club_menu,
         }
 
     # --- details --------------------------------------------------------------------------------
@@ -344,19 +364,25 @@ class RecordHandlers:
             club_id = parse_id(args[0]) if args else None
             if len(args) < 2 or club_id is None:
                 listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
+                invited = await self.rulings.invited_to(owner)
+                waiting = f" Invitations waiting: {', '.join(map(str, invited))} (/club ID accept)." if invited else ""
                 await self.front._reply(
                     update,
-                    f"Your clubs: {listing}. Commands: /club new NAME · /club ID authority "
+                    f"Your clubs: {listing}.{waiting} Commands: /club new NAME · /club ID authority "
                     "WBF|ACBL|EBU|other · /club ID deadline MINUTES · /club ID appeals here · "
-                    "/club ID grant USER_ID committee · /club ID log [DAYS]",
+                    "/club ID grant USER_ID committee · /club ID accept · /club ID log [DAYS]",
                 )
                 return
             action, rest = args[1], args[2:]
             if action == "log":
                 await self._club_log(update, owner, club_id, rest)
-                return
-            await self._change_club(update, owner, club_id, action, rest)
-            await self.front._reply(update, f"Club {club_id} updated.")
+            elif action in ("accept", "decline") and not rest:
+                await self.front._reply(update, esc(await self._answer_invitation(owner, club_id, action == "accept")))
+            elif action == "grant" and len(rest) == 2 and (invitee := parse_id(rest[0])) is not None:
+                await self._invite(update, owner, club_id, invitee, rest[1])
+            else:
+                await self._change_club(update, owner, club_id, action, rest)
+                await self.front._reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
             await self.front._reply(update, esc(str(exc)))
 
@@ -378,24 +404,123 @@ class RecordHandlers:
             await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
         elif action == "appeals" and rest == ["here"]:
             await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
-        elif action == "grant" and len(rest) == 2 and parse_id(rest[0]) is not None:
-            await self.rulings.grant(owner, club_id, f"tg:{rest[0]}", rest[1])
         else:
             raise RulingError("I did not understand that. Type /club for the commands.")
 
-    async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, delete everything", callback_data="fg:yes")]])
+    async def _invite(self, update: Update, owner: str, club_id: int, user_id: int, role: str) -> None:
+        """Offer the role and tell the invitee, who must accept it before it counts."""
+        club = await self.rulings.grant(owner, club_id, f"tg:{user_id}", role)
+        keyboard = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton("Accept", callback_data=f"ci:{club_id}:y"),
+                    InlineKeyboardButton("Decline", callback_data=f"ci:{club_id}:n"),
+                ]
+            ]
+        )
+        filed = "Your new rulings would be filed under it, where its administrators read them. "
+        offer = (
+            f"Club {club_id} ({esc(club.name)}) invites you to be its {role}. "
+            + (filed if role in FILING_ROLES else "")
+            + f"Accept with /club {club_id} accept, or decline with /club {club_id} decline."
+        )
+        try:
+            await update.get_bot().send_message(user_id, offer, parse_mode=ParseMode.HTML, reply_markup=keyboard)
+        except TelegramError:
+            await self.front._reply(
+                update,
+                f"Invitation recorded, but I cannot message tg:{user_id} (they have not started a chat with me). "
+                f"The role counts once they send me /club {club_id} accept.",
+            )
+            return
+        await self.front._reply(update, f"Invitation sent to tg:{user_id}; the role counts once they accept it.")
+
+    async def _answer_invitation(self, owner: str, club_id: int, accept: bool) -> str:
+        if not accept:
+            club = await self.rulings.decline(owner, club_id)
+            return f"You declined the invitation from club {club_id} ({club.name})."
+        club, roles = await self.rulings.accept(owner, club_id)
+        return f"You are now {' and '.join(sorted(roles))} of club {club_id} ({club.name})."
+
+    async def _press_invitation(self, update: Update, args: list[str]) -> str:
+        club_id, answer = args
+        if answer not in ("y", "n"):
+            raise ValueError(answer)
+        text = await self._answer_invitation(self.front.owner(update), int(club_id), answer == "y")
+        message = update.callback_query.message if update.callback_query else None
+        if isinstance(message, Message):
+            await self.front._edit(message, esc(text), None)
+        return text
+
+    async def _club_menu(self, update: Update, args: list[str]) -> str | None:
+        """Which club a ruling is filed under, and a move to another of the director's clubs or to none."""
+        sid, *target = args
+        owner = self.front.owner(update)
+        if target:
+            (club_id,) = target
+            record = await self.rulings.attach_club(owner, int(sid), int(club_id) or None)
+            return f"Ruling {sid} is now filed under {_filed(record)}."
+        record = await self.rulings.own(owner, int(sid))
+        rows = [
+            [InlineKeyboardButton(f"File under {club.name}"[:60], callback_data=f"rc:{sid}:{club.id}")]
+            for club in await self.rulings.filing_club_list(owner)
+            if record.club is None or club.id != record.club.id
+        ]
+        if record.club is not None:
+            rows.append([InlineKeyboardButton("No club", callback_data=f"rc:{sid}:0")])
         await self.front._reply(
             update,
-            "This deletes all your sessions and rulings, their share links, and your club roles. It cannot be undone.",
+            esc(f"Ruling {sid} is filed under {_filed(record)}.")
+            + ("" if rows else " You direct for no club to move it to."),
+            InlineKeyboardMarkup(rows) if rows else None,
+        )
+        return None
+
+    async def on_handover(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/handover RULING USER_ID, or /handover RULING in reply to the new director's message."""
+        args = context.args or []
+        message = update.effective_message
+        replied = message.reply_to_message if message is not None else None
+        target = replied.from_user if replied is not None and replied.from_user else None
+        if len(args) == 2 and (user_id := parse_id(args[1])) is not None:
+            to = f"tg:{user_id}"
+        elif len(args) == 1 and target is not None and not target.is_bot:
+            to = f"tg:{target.id}"
+        else:
+            await self.front._reply(update, "Use: /handover RULING USER_ID, or reply to the director's message.")
+            return
+        ruling = parse_id(args[0])
+        if ruling is None:
+            await self.front._reply(update, "The ruling is its number, as in /handover 12 USER_ID.")
+            return
+        try:
+            await self.rulings.hand_over(self.front.owner(update), ruling, to)
+        except DialogError as exc:
+            await self.front._reply(update, esc(str(exc)))
+            return
+        await self.front._reply(
+            update, f"Ruling {args[0]} is now directed by {esc(to)}; only they can press its buttons."
+        )
+
+    async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data="fg:yes")]])
+        await self.front._reply(
+            update,
+            "This deletes your sessions and rulings with their share links, your club roles, invitations and "
+            "settings. A ruling you filed under a club stays in the club's log as directed by “a forgotten "
+            "user”, without your notes; appeals and decisions you wrote keep their place but lose your name and "
+            "text; a club you alone administer is dissolved. It cannot be undone.",
             keyboard,
         )
 
     async def _forget(self, update: Update, args: list[str]) -> str:
         if args != ["yes"]:
             raise ValueError(args)
-        count = await self.rulings.forget(self.front.owner(update))
-        return f"Deleted {count} session(s) and everything attached to them."
+        done = await self.rulings.forget(self.front.owner(update))
+        return (
+            f"Deleted {done.deleted} session(s); {done.anonymised} kept by clubs without your name; "
+            f"{done.dissolved} club(s) dissolved."
+        )
 
 
 async def _png(dot: str) -> bytes | None:
