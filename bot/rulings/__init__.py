@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
+from bot.ids import parse_id
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.refs import law_number
 from bot.store import Club, Event, Forgotten, Store
@@ -280,7 +281,7 @@ class Rulings:
 
     async def set_deadline(self, user: str, club_id: int, minutes: str) -> None:
         await self._administer(user, club_id)
-        if not (minutes.isdigit() and len(minutes) <= 5 and 5 <= int(minutes) <= 24 * 60):
+        if not (5 <= (parse_id(minutes) or 0) <= 24 * 60):
             raise RulingError("The appeal deadline is a number of minutes from 5 to 1440.")
         await self.store.update_club(club_id, settings={"appeal_minutes": int(minutes)})
 
