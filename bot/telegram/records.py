@@ -389,7 +389,6 @@ class RecordHandlers:
     async def _club_log(self, update: Update, owner: str, club_id: int, rest: list[str]) -> None:
         typed = rest[0].replace(".", "", 1) if rest else ""
         days = float(rest[0]) if typed.isascii() and typed.isdigit() and len(rest[0]) < 6 else 30
-        )
         records, per_law = await self.rulings.club_log(owner, club_id, time.time() - days * 86400, time.time())
         counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
         lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
