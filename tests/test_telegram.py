@@ -9,9 +9,11 @@ import pytest
 from fake_telegram import TOKEN, FakeBotAPI, Table, start_bot
 from telegram.ext import Application
 
-from bot.dialogs import Chart, load_charts
+from bot.dialogs import Chart, load_charts, question_key
 from bot.store import Store
 from bot.telegram.app import COMMANDS, register_commands
+
+WHO, REMINDER = question_key("demo-main", "who"), question_key("demo-main", "reminder")
 
 
 @pytest.fixture
@@ -84,10 +86,11 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
         "a:1",
         "zzz",
         "",
-        "a:999999:0:0",
-        f"a:{session.id}:1:99",
-        f"b:{session.id}:7",
-        f"x:{session.id}:1:5:0",
+        f"a:999999:0:{WHO}:0",
+        f"a:{session.id}:1:{REMINDER}:99",
+        f"b:{session.id}:7:{REMINDER}",
+        f"x:{session.id}:1:5:{WHO}:0",
+        f"a:{session.id}:99999999999999999999999:{REMINDER}:0",
         "s:no-such-chart",
         f"u:{session.id}0",
         "a:-1:-1:-1",
