@@ -106,6 +106,11 @@ HELP = (
     "In a group, mention me or reply to me; only the director who started a ruling can press its buttons."
 )
 STALE = "That button is from an earlier step; nothing was changed."
+UNKNOWN_LINK = "That link's situation is not known; describe what happened."
+MEDIA = (
+    "I read text: describe what happened in words (a caption on a photo works too), "
+    "or use a command — /help lists them."
+)
 MOVED = "That question has moved on; nothing was recorded. Here is where the ruling stands."
 NOT_YOURS = "Only the director who started this ruling can use its buttons."
 BUSY = "The record is busy for a moment; nothing was lost. Please press again."
@@ -166,8 +171,9 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("club", self.records.on_club))
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(InlineQueryHandler(self.records.on_inline))
-        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
+        app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
+        app.add_handler(MessageHandler(filters.ATTACHMENT, self.on_media))
         app.add_error_handler(self.on_error)
 
     @staticmethod
@@ -211,13 +217,26 @@ class TelegramFrontEnd:
             await self._reply(update, text, keyboard)
 
     async def _edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Edit a message in place; when Telegram refuses the edit (the message was deleted, is too old to
+        edit, …) send the text as a new message instead, so the director still sees where the ruling stands."""
         try:
             await deliver(
                 lambda: message.edit_text(text, parse_mode=ParseMode.HTML, reply_markup=keyboard), idempotent=True
             )
         except BadRequest as exc:
-            if "not modified" not in str(exc).lower():
-                raise
+            if "not modified" in str(exc).lower():
+                return
+            log.info("edit refused, sending anew chat=%s", chat_tag(message.chat_id))
+            await deliver(
+                partial(
+                    message.get_bot().send_message,
+                    message.chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard,
+                ),
+                idempotent=False,
+            )
 
     @staticmethod
     def owner(update: Update) -> str:
@@ -241,7 +260,8 @@ class TelegramFrontEnd:
         if argument.startswith("law_"):
             await self._law(update, argument[4:])
             return
-        await self._reply(update, "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
+        hint = UNKNOWN_LINK + "\n\n" if argument.startswith("c_") else ""
+        await self._reply(update, hint + "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
 
     async def on_help(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._reply(update, HELP)
@@ -313,20 +333,16 @@ class TelegramFrontEnd:
     # --- free text ------------------------------------------------------------------------------
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """What a director typed, or wrote as the caption of a photo, a document or a video."""
         message = update.effective_message
-        if message is None or not message.text:
+        if message is None or not (message.text or message.caption):
             return
         if await self.records.on_reply(update):
             return
-        text = message.text
+        text = message.text or message.caption or ""
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
             username = f"@{context.bot.username}".casefold()
-            replying = (
-                message.reply_to_message is not None
-                and message.reply_to_message.from_user is not None
-                and (message.reply_to_message.from_user.id == context.bot.id)
-            )
-            if username not in text.casefold() and not replying:
+            if username not in text.casefold() and not _replies_to_bot(message, context.bot.id):
                 return
             text = text.replace(f"@{context.bot.username}", " ").strip()
         reading = self.players.answers.read(text, await self.players.mode(update))
@@ -348,6 +364,16 @@ class TelegramFrontEnd:
         rows = [[self._candidate_button(c)] for c in candidates]
         rows.append([InlineKeyboardButton("None of these", callback_data=NoneOfThese().encode())])
         await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
+
+    async def on_media(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A photo without a caption, a sticker, a voice message…: one line on what the bot reads (in a
+        group, only when it answers one of the bot's messages)."""
+        message = update.effective_message
+        if message is None:
+            return
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+        if private or _replies_to_bot(message, context.bot.id):
+            await self._reply(update, MEDIA)
 
     @staticmethod
     def _candidate_button(candidate: Candidate) -> InlineKeyboardButton:
@@ -522,6 +548,11 @@ class TelegramFrontEnd:
                 )
             except (NetworkError, BadRequest):
                 log.warning("could not tell chat=%s about the error", chat_tag(chat))
+
+
+def _replies_to_bot(message: Message, bot_id: int) -> bool:
+    replied = message.reply_to_message
+    return replied is not None and replied.from_user is not None and replied.from_user.id == bot_id
 
 
 def _is_command(update: Update) -> bool:

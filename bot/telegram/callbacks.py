@@ -71,7 +71,10 @@ def kind(prefix: str) -> Callable[[type[P]], type[P]]:
 
 def decode(data: str | None) -> Press | None:
     """The press that ``data`` describes, or None when it is not data this bot could have sent."""
-    if not data or len(data.encode("utf-8", "surrogatepass")) > LIMIT:
+    try:
+        if not data or len(data.encode()) > LIMIT:
+            return None
+    except UnicodeEncodeError:  # a lone surrogate: not text Telegram could have sent
         return None
     prefix, colon, rest = data.partition(":")
     cls = KINDS.get(prefix)

@@ -166,7 +166,7 @@ class RecordHandlers:
             return False
         kind, sid, token = found.group(1), int(found.group(2)), found.group(3)
         owner = self.front.owner(update)
-        text = (message.text or "").strip()
+        text = (message.text or message.caption or "").strip()
         try:
             if kind == "Note for":
                 await self.rulings.annotate(owner, sid, note=text)
