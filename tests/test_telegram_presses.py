@@ -1,5 +1,5 @@
 """Button data and what a press does: one typed module for every kind, stale keyboards refused by the question
-they were shown for, failed edits, re-tapped settings; and messages that are not plain text."""
+they were shown for (on the terminal too), failed edits, re-tapped settings; and messages that are not text."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from fake_telegram import FakeBotAPI, Table, start_bot
 from telegram.ext import Application
 
 from bot.dialogs import Chart, Dialogs, Moved, load_charts, parse_chart
+from bot.laws import load_lawbook
+from bot.matching import ChartEntry, build_matcher
 from bot.store import Store
 from bot.telegram.app import MEDIA, MOVED, UNKNOWN_LINK, TelegramFrontEnd
 from bot.telegram.callbacks import (
@@ -27,6 +29,7 @@ from bot.telegram.callbacks import (
     StartChart,
     decode,
 )
+from bot.terminal import TerminalChat
 
 FORK = """\
 id: fork
@@ -172,6 +175,23 @@ async def test_the_service_refuses_an_answer_for_another_question(store: Store, 
     with pytest.raises(Moved):  # answer 1 is the answer to "which way", not to the left question
         await dialogs.change("tg:1", first.session_id, 1, "left", question=left.question)
     assert await store.events(first.session_id) == before
+
+
+async def test_the_terminal_refuses_an_answer_to_a_question_changed_elsewhere(
+    store: Store, charts: dict[str, Chart]
+) -> None:
+    dialogs = Dialogs(store, charts)
+    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    first, second = (TerminalChat(dialogs, load_lawbook(), "terminal:td", matcher) for _ in range(2))
+    await first.handle("chart fork")
+    assert "Was the left card an honour?" in await first.handle("1")
+    await second.handle("resume 1")
+    await second.handle("change 1")
+    assert "Did the right hand hold the ace?" in await second.handle("2")
+    before = await store.events(1)
+    reply = await first.handle("1")  # "Yes" to the left question, which no longer stands at answer 2
+    assert reply.startswith("That question has moved on.") and "Did the right hand hold the ace?" in reply
+    assert await store.events(1) == before
 
 
 # --- failed edits and re-taps (items 9 and 15) --------------------------------------------------------
