@@ -91,6 +91,8 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
         f"b:{session.id}:7:{REMINDER}",
         f"x:{session.id}:1:5:{WHO}:0",
         f"a:{session.id}:99999999999999999999999:{REMINDER}:0",
+        "u:" + "9" * 30,  # more than SQLite's integers hold: refused, not an OverflowError
+        "rb:" + "9" * 40,
         "s:no-such-chart",
         f"u:{session.id}0",
         "a:-1:-1:-1",
