@@ -177,8 +177,10 @@ async def test_a_bot_api_error_is_reported_and_the_session_kept(
     table = Table(app, api)
     await _start_demo(table)
     api.fail("editMessageText", status=400, description="Bad Request: message to edit not found")
+    api.fail("sendMessage", status=400, description="Bad Request: can't parse entities")  # the fallback fails too
     calls = await table.press("LHO")
     assert "Something went wrong on my side; your answers are kept" in table.texts(calls)
+    assert "answerCallbackQuery" in [c.method for c in calls]  # the press is answered all the same
     session = (await store.sessions("tg:1", ("open",)))[0]
     assert session.step == 1  # the answer was stored before the edit failed
 
