@@ -34,6 +34,7 @@ from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
 from bot.store import RECENT_SESSIONS, Store
 from bot.telegram.app import TelegramFrontEnd, build_application, tune_collector
+from bot.telegram.callbacks import Answer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "dialogs"
 PRESSES = 3000
@@ -104,7 +105,7 @@ class Ours:
 
     async def press(self, n: int) -> float:
         screen = self.sessions[n] if self.cold else await self.dialogs.start(f"tg:{n}", "demo-main")
-        return await _press(self.app, n, n, f"a:{screen.session_id}:0:1")
+        return await _press(self.app, n, n, Answer(screen.session_id, 0, screen.question, 1).encode())
 
     async def close(self) -> None:
         await self.app.shutdown()

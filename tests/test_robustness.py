@@ -24,9 +24,12 @@ from hypothesis import strategies as st
 from telegram import Update
 from telegram.ext import Application
 
-from bot.dialogs import Chart, Dialogs
+from bot.dialogs import Chart, Dialogs, question_key
 from bot.store import Position, Store, StoreError
 from bot.telegram.app import STORE_DOWN
+from bot.telegram.callbacks import KINDS, PREFIXES, Answer, Back, ChangeMenu, Detail, LawText, Resume
+
+WHO, REMINDER, CARD = (question_key("demo-main", node) for node in ("who", "reminder", "card"))
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +65,7 @@ async def test_a_thousand_concurrent_chats_lose_and_duplicate_nothing(
 
     async def director(user: int, session: int) -> None:
         for step in range(20):
-            data = f"a:{session}:0:{user % 2}" if step % 2 == 0 else f"b:{session}:1"
+            data = (Answer(session, 0, WHO, user % 2) if step % 2 == 0 else Back(session, 1, REMINDER)).encode()
             await app.process_update(Update.de_json(callback_update(user * 100 + step, user, data), app.bot))
 
     started = time.perf_counter()
@@ -118,10 +121,10 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     try:
         for user in (1, 2, 3):
             _send(first, _text(user * 10, user, "/start c_demo-main"))
-            _send(first, callback_update(user * 10 + 1, user, f"a:{user}:0:1"))
-        _send(first, callback_update(99, 1, "a:1:1:0"))  # director 1 continues past the note
+            _send(first, callback_update(user * 10 + 1, user, Answer(user, 0, WHO, 1).encode()))
+        _send(first, callback_update(99, 1, Answer(1, 1, REMINDER, 0).encode()))  # director 1 continues past the note
         assert first.stdin is not None
-        first.stdin.write((json.dumps(callback_update(100, 2, "a:2:1:0")) + "\n").encode())
+        first.stdin.write((json.dumps(callback_update(100, 2, Answer(2, 1, REMINDER, 0).encode())) + "\n").encode())
         first.stdin.flush()  # killed while (or before) handling this press
     finally:
         first.send_signal(signal.SIGKILL)
@@ -132,44 +135,29 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     assert steps[1] == 2 and steps[3] == 1 and steps[2] in (1, 2)  # the interrupted press: all or nothing
     second = _run_bot(database)
     try:
-        reply = _send(second, callback_update(200, 1, "a:1:2:1"))  # director 1 answers where they stood
+        reply = _send(second, callback_update(200, 1, Answer(1, 2, CARD, 1).encode()))  # where director 1 stood
         assert "Ruling — Demo of every node kind" in reply or "ruling follows" in reply
-        reply = _send(second, callback_update(201, 3, "a:3:1:0"))
+        reply = _send(second, callback_update(201, 3, Answer(3, 1, REMINDER, 0).encode()))
         assert "Was it an honour?" in reply
     finally:
         second.kill()
         second.wait(timeout=10)
 
 
+def _shaped(prefix: str) -> st.SearchStrategy[str]:
+    """Data of one kind's shape, with any number (huge, negative) or any text in each field."""
+    fields = [
+        st.integers(-5, 10**25).map(str) if kind is int else st.text(max_size=8) for _, kind in KINDS[prefix].layout
+    ]
+    return st.tuples(*fields).map(lambda values: ":".join([prefix, *values]))
+
+
 payloads = st.one_of(
     st.text(max_size=70),
+    st.sampled_from(PREFIXES).flatmap(_shaped),
     st.builds(
         lambda p, a, b, c: f"{p}:{a}:{b}:{c}",
-        st.sampled_from(
-            [
-                "a",
-                "b",
-                "r",
-                "h",
-                "c",
-                "x",
-                "k",
-                "m",
-                "s",
-                "l",
-                "u",
-                "n",
-                "rb",
-                "rd",
-                "rs",
-                "ra",
-                "rt",
-                "ro",
-                "rp",
-                "fg",
-                "zz",
-            ]
-        ),
+        st.sampled_from([*PREFIXES, "zz"]),
         st.integers(-5, 10**12),
         st.integers(-5, 99),
         st.text(max_size=8),
@@ -361,7 +349,8 @@ async def test_nobody_reads_or_changes_another_directors_ruling(
     for label in ("RHO", "Continue", "No, a small card"):
         await owner.press(label)
     before = await store.events(1)
-    for data in ("u:1", "m:1:3", "h:1:3", "ro:1", "rs:1", "rb:1", "rn:1", "rp:1", "ra:1", "rd:1:note:x", "b:1:3"):
+    forged = [Resume(1), LawText(1, 3, CARD), ChangeMenu(1, 3, CARD), Detail(1, "board", "x"), Back(1, 3, CARD)]
+    for data in ["ro:1", "rs:1", "rb:1", "rn:1", "rp:1", "ra:1", "rd:1:note:x", *(p.encode() for p in forged)]:
         calls = await other.press_data(data, message=owner.last_message())
         texts = other.texts(calls)
         assert "Ruling" not in texts and "Who exposed" not in texts, data

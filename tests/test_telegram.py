@@ -9,9 +9,11 @@ import pytest
 from fake_telegram import TOKEN, FakeBotAPI, Table, start_bot
 from telegram.ext import Application
 
-from bot.dialogs import Chart, load_charts
+from bot.dialogs import Chart, load_charts, question_key
 from bot.store import Store
 from bot.telegram.app import COMMANDS, register_commands
+
+WHO, REMINDER = question_key("demo-main", "who"), question_key("demo-main", "reminder")
 
 
 @pytest.fixture
@@ -86,10 +88,13 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
         "a:1",
         "zzz",
         "",
-        "a:999999:0:0",
-        f"a:{session.id}:1:99",
-        f"b:{session.id}:7",
-        f"x:{session.id}:1:5:0",
+        f"a:999999:0:{WHO}:0",
+        f"a:{session.id}:1:{REMINDER}:99",
+        f"b:{session.id}:7:{REMINDER}",
+        f"x:{session.id}:1:5:{WHO}:0",
+        f"a:{session.id}:99999999999999999999999:{REMINDER}:0",
+        "u:" + "9" * 30,  # more than SQLite's integers hold: refused, not an OverflowError
+        "rb:" + "9" * 40,
         "s:no-such-chart",
         f"u:{session.id}0",
         "a:-1:-1:-1",
@@ -196,8 +201,10 @@ async def test_a_bot_api_error_is_reported_and_the_session_kept(
     table = Table(app, api)
     await _start_demo(table)
     api.fail("editMessageText", status=400, description="Bad Request: message to edit not found")
+    api.fail("sendMessage", status=400, description="Bad Request: can't parse entities")  # the fallback fails too
     calls = await table.press("LHO")
     assert "Something went wrong on my side; your answers are kept" in table.texts(calls)
+    assert "answerCallbackQuery" in [c.method for c in calls]  # the press is answered all the same
     session = (await store.sessions("tg:1", ("open",)))[0]
     assert session.step == 1  # the answer was stored before the edit failed
 

@@ -3,7 +3,17 @@
 from bot.dialogs.engine import Engine, StaleAnswer, Step, Walk
 from bot.dialogs.loader import ChartError, load_charts, parse_chart, read_charts
 from bot.dialogs.model import Chart
-from bot.dialogs.service import Choice, DialogError, Dialogs, NotFound, Screen, SessionInfo, Stale
+from bot.dialogs.service import (
+    Choice,
+    DialogError,
+    Dialogs,
+    Moved,
+    NotFound,
+    Screen,
+    SessionInfo,
+    Stale,
+    question_key,
+)
 
 __all__ = [
     "Chart",
@@ -12,6 +22,7 @@ __all__ = [
     "DialogError",
     "Dialogs",
     "Engine",
+    "Moved",
     "NotFound",
     "Screen",
     "SessionInfo",
@@ -21,5 +32,6 @@ __all__ = [
     "Walk",
     "load_charts",
     "parse_chart",
+    "question_key",
     "read_charts",
 ]

@@ -7,9 +7,12 @@ the session stands, and appends the new event; the position is derived, never tr
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
@@ -34,6 +37,18 @@ class Stale(DialogError):
         self.screen = screen
 
 
+class Moved(Stale):
+    """The press named another question than the one now at its step (a button on an older message)."""
+
+
+@lru_cache(maxsize=4096)
+def question_key(chart_id: str, node_id: str) -> str:
+    """A short name for one question of one chart (8 characters, the same across restarts and machines),
+    small enough for a button to carry: node ids alone repeat across charts and can be long."""
+    digest = hashlib.blake2b(f"{chart_id}/{node_id}".encode(), digest_size=6).digest()
+    return base64.urlsafe_b64encode(digest).decode()
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     id: str
@@ -51,6 +66,7 @@ class Screen:
     step: int  # answers given so far; a press must name it, so an old button is recognised
     kind: str  # question, note, park, repeat or ruling
     node_id: str
+    question: str  # question_key of the node shown ("" once finished): a press must name it too
     text: str
     laws: tuple[str, ...]
     options: tuple[Choice, ...]
@@ -167,15 +183,21 @@ class Dialogs:
         row, walk, _events = await self._load(owner, session_id)
         return self._screen(row.id, self.charts[row.chart_id], walk)
 
-    async def answer(self, owner: str, session_id: int, step: int, option: str | int) -> Screen:
-        """Take an answer given at ``step`` (an option id, or its position among the choices shown);
-        Stale (nothing stored) if the session has moved on or the option is not there."""
+    async def answer(
+        self, owner: str, session_id: int, step: int, option: str | int, *, question: str | None = None
+    ) -> Screen:
+        """Take an answer given at ``step`` (an option id, or its position among the choices shown) to
+        ``question`` (its question_key, when the front end knows which question it showed); Stale (nothing
+        stored) if the session has moved on or the option is not there, Moved if another question now
+        stands at that step (an earlier answer was changed since the question was shown)."""
         row, walk, events = await self._load(owner, session_id)
         if step != len(walk.steps) or walk.finished:
             raise Stale(
                 "That button is from an earlier question.", self._screen(row.id, self.charts[row.chart_id], walk)
             )
         node = walk.node
+        if question is not None and question != question_key(walk.chart.id, node.id):
+            raise Moved("That question has moved on.", self._screen(row.id, self.charts[row.chart_id], walk))
         if isinstance(option, int):
             shown = choices(node)
             if not 0 <= option < len(shown):
@@ -217,9 +239,17 @@ class Dialogs:
         earlier = self.engine.walk(row.chart_id, walk.steps[: number - 1])
         return self._screen(row.id, self.charts[row.chart_id], earlier)
 
-    async def change(self, owner: str, session_id: int, number: int, option: str) -> Screen:
-        """Answer question ``number`` (1-based) differently; later answers stay where the path allows."""
+    async def change(
+        self, owner: str, session_id: int, number: int, option: str, *, question: str | None = None
+    ) -> Screen:
+        """Answer question ``number`` (1-based) differently; later answers stay where the path allows.
+        With ``question`` (the question_key of the question shown), Moved if answer ``number`` is now
+        the answer to another question."""
         row, walk, events = await self._load(owner, session_id)
+        if question is not None and 1 <= number <= len(walk.steps):
+            old = walk.steps[number - 1]
+            if question != question_key(old.chart, old.node):
+                raise Moved("That question has moved on.", self._screen(row.id, self.charts[row.chart_id], walk))
         try:
             steps = self.engine.change(row.chart_id, walk.steps, number - 1, option)
         except StaleAnswer as exc:
@@ -359,6 +389,7 @@ class Dialogs:
             return Screen(
                 kind="ruling",
                 node_id=last.node if last else "",
+                question="",
                 text="\n".join(r.text for r in walk.rulings),
                 laws=laws,
                 options=(),
@@ -370,6 +401,7 @@ class Dialogs:
         return Screen(
             kind=_KIND_NAMES.get(type(node), type(node).__name__.lower()),
             node_id=node.id,
+            question=question_key(walk.chart.id, node.id),
             text=walk.render(prompt(node)),
             laws=node.laws,
             options=tuple(Choice(oid, walk.render(label)) for oid, label, _next in choices(node)),

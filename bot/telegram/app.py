@@ -1,8 +1,10 @@
 """The bot on Telegram: python-telegram-bot handlers over the same Dialogs service as the terminal.
 
 Chart state lives in our SQLite store, never in PTB's persistence or ConversationHandler states, so a
-restart loses nothing. One generic callback handler reads compact button data, checks it against the
-session's current step, and answers stale or forged presses with a short notice that changes nothing.
+restart loses nothing. One generic callback handler decodes the button data (bot.telegram.callbacks),
+dispatches on its kind, checks it against the session's current step and question, and answers stale or
+forged presses with a short notice that changes nothing. Every press is answered, even when showing the
+result failed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from telegram import (
     BotCommand,
@@ -39,13 +41,29 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.answers import build_answers
-from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Stale
+from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.logs import pseudonym
 from bot.matching import Candidate, Matcher
 from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
+from bot.telegram.callbacks import (
+    Answer,
+    Back,
+    Change,
+    ChangeMenu,
+    ChangeWhich,
+    Keep,
+    LawText,
+    NoneOfThese,
+    Press,
+    Restart,
+    Resume,
+    ShowLaw,
+    StartChart,
+    decode,
+)
 from bot.telegram.players import PlayerHandlers
 from bot.telegram.records import RecordHandlers, ruling_keyboard
 from bot.telegram.render import (
@@ -89,6 +107,12 @@ HELP = (
     "In a group, mention me or reply to me; only the director who started a ruling can press its buttons."
 )
 STALE = "That button is from an earlier step; nothing was changed."
+UNKNOWN_LINK = "That link's situation is not known; describe what happened."
+MEDIA = (
+    "I read text: describe what happened in words (a caption on a photo works too), "
+    "or use a command — /help lists them."
+)
+MOVED = "That question has moved on; nothing was recorded. Here is where the ruling stands."
 NOT_YOURS = "Only the director who started this ruling can use its buttons."
 BUSY = "The record is busy for a moment; nothing was lost. Please press again."
 DESCRIPTIONS_KEPT = 4096  # situation lists whose description a press may still start a chart from
@@ -153,8 +177,9 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(CommandHandler("handover", self.records.on_handover))
         app.add_handler(InlineQueryHandler(self.records.on_inline))
-        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
+        app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
+        app.add_handler(MessageHandler(filters.ATTACHMENT, self.on_media))
         app.add_error_handler(self.on_error)
 
     @staticmethod
@@ -198,13 +223,26 @@ class TelegramFrontEnd:
             await self._reply(update, text, keyboard)
 
     async def _edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Edit a message in place; when Telegram refuses the edit (the message was deleted, is too old to
+        edit, …) send the text as a new message instead, so the director still sees where the ruling stands."""
         try:
             await deliver(
                 lambda: message.edit_text(text, parse_mode=ParseMode.HTML, reply_markup=keyboard), idempotent=True
             )
         except BadRequest as exc:
-            if "not modified" not in str(exc).lower():
-                raise
+            if "not modified" in str(exc).lower():
+                return
+            log.info("edit refused, sending anew chat=%s", chat_tag(message.chat_id))
+            await deliver(
+                partial(
+                    message.get_bot().send_message,
+                    message.chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard,
+                ),
+                idempotent=False,
+            )
 
     @staticmethod
     def owner(update: Update) -> str:
@@ -228,7 +266,8 @@ class TelegramFrontEnd:
         if argument.startswith("law_"):
             await self._law(update, argument[4:])
             return
-        await self._reply(update, "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
+        hint = UNKNOWN_LINK + "\n\n" if argument.startswith("c_") else ""
+        await self._reply(update, hint + "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
 
     async def on_help(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._reply(update, HELP)
@@ -243,7 +282,7 @@ class TelegramFrontEnd:
 
     async def on_charts(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         charts = sorted(self.dialogs.charts.values(), key=lambda c: c.title)
-        rows = [[InlineKeyboardButton(c.title[:60], callback_data=f"s:{c.id}")] for c in charts]
+        rows = [[InlineKeyboardButton(c.title[:60], callback_data=StartChart(c.id).encode())] for c in charts]
         await self._reply(update, "Pick a chart:", InlineKeyboardMarkup(rows) if rows else None)
 
     async def on_new(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -254,7 +293,10 @@ class TelegramFrontEnd:
         if not sessions:
             await self._reply(update, "No rulings yet.")
             return
-        rows = [[InlineKeyboardButton(f"{s.id}. {s.chart_title}"[:60], callback_data=f"u:{s.id}")] for s in sessions]
+        rows = [
+            [InlineKeyboardButton(f"{s.id}. {s.chart_title}"[:60], callback_data=Resume(s.id).encode())]
+            for s in sessions
+        ]
         await self._reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
 
     async def on_resume(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -265,7 +307,8 @@ class TelegramFrontEnd:
         rows = [
             [
                 InlineKeyboardButton(
-                    f"{'⏸ ' if s.status == 'parked' else ''}{s.id}. {s.chart_title}"[:60], callback_data=f"u:{s.id}"
+                    f"{'⏸ ' if s.status == 'parked' else ''}{s.id}. {s.chart_title}"[:60],
+                    callback_data=Resume(s.id).encode(),
                 )
             ]
             for s in sessions
@@ -296,20 +339,16 @@ class TelegramFrontEnd:
     # --- free text ------------------------------------------------------------------------------
 
     async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """What a director typed, or wrote as the caption of a photo, a document or a video."""
         message = update.effective_message
-        if message is None or not message.text:
+        if message is None or not (message.text or message.caption):
             return
         if await self.records.on_reply(update):
             return
-        text = message.text
+        text = message.text or message.caption or ""
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
             username = f"@{context.bot.username}".casefold()
-            replying = (
-                message.reply_to_message is not None
-                and message.reply_to_message.from_user is not None
-                and (message.reply_to_message.from_user.id == context.bot.id)
-            )
-            if username not in text.casefold() and not replying:
+            if username not in text.casefold() and not _replies_to_bot(message, context.bot.id):
                 return
             text = text.replace(f"@{context.bot.username}", " ").strip()
         reading = self.players.answers.read(text, await self.players.mode(update))
@@ -329,139 +368,153 @@ class TelegramFrontEnd:
                     f"• Law {candidate.law} — {esc(candidate.title)}" + (f" <i>({esc(why)})</i>" if why else "")
                 )
         rows = [[self._candidate_button(c)] for c in candidates]
-        rows.append([InlineKeyboardButton("None of these", callback_data="n")])
+        rows.append([InlineKeyboardButton("None of these", callback_data=NoneOfThese().encode())])
         sent = await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
         if sent is not None:
             self.described[(sent.chat_id, sent.message_id)] = text
             while len(self.described) > DESCRIPTIONS_KEPT:
                 self.described.popitem(last=False)
 
+    async def on_media(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A photo without a caption, a sticker, a voice message…: one line on what the bot reads (in a
+        group, only when it answers one of the bot's messages)."""
+        message = update.effective_message
+        if message is None:
+            return
+        private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+        if private or _replies_to_bot(message, context.bot.id):
+            await self._reply(update, MEDIA)
+
     @staticmethod
     def _candidate_button(candidate: Candidate) -> InlineKeyboardButton:
         label = f"Law {candidate.law} — {candidate.title}"[:60]
         if candidate.charts:
-            return InlineKeyboardButton(label, callback_data=f"s:{candidate.charts[0]}")
-        return InlineKeyboardButton(label, callback_data=f"l:{candidate.law}")
+            return InlineKeyboardButton(label, callback_data=StartChart(candidate.charts[0]).encode())
+        return InlineKeyboardButton(label, callback_data=ShowLaw(candidate.law).encode())
 
     # --- buttons --------------------------------------------------------------------------------
 
     async def on_press(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Decode, dispatch on the kind, and always answer the press (with a notice when nothing was done)."""
         query = update.callback_query
         if query is None:
             return
-        fields = (query.data or "").split(":")
-        handler = self.press_handlers.get(fields[0])
         notice: str | None = None
         try:
+            notice = await self._dispatch(update, decode(query.data))
+        finally:
+            await deliver(lambda: query.answer(notice, show_alert=notice in (NOT_YOURS,)), idempotent=True)
+
+    async def _dispatch(self, update: Update, press: Press | None) -> str | None:
+        """The press's effect; the notice to show on the press, or None."""
+        handler = self.press_handlers.get(type(press)) if press is not None else None
+        try:
             if handler is None:
-                notice = STALE
-            else:
-                notice = await handler(update, fields[1:])
-        except (ValueError, IndexError):
-            notice = STALE
+                return STALE
+            return await handler(update, press)
         except NotFound:
-            notice = NOT_YOURS
+            return NOT_YOURS
+        except Moved as exc:
+            await self._show(update, exc.screen, edit=self._message(update))
+            return MOVED
         except Stale:
-            notice = STALE
+            return STALE
         except StoreBusy:
-            notice = BUSY
+            return BUSY
         except StoreError as exc:
             log.warning(
                 "store error on a press chat=%s: %s",
                 chat_tag(update.effective_chat.id if update.effective_chat else None),
                 exc,
             )
-            notice = STORE_DOWN
+            return STORE_DOWN
         except DialogError as exc:
-            notice = str(exc)[:190]
-        await deliver(lambda: query.answer(notice, show_alert=notice in (NOT_YOURS,)), idempotent=True)
+            return str(exc)[:190]
 
-    def _press_handlers(self) -> dict[str, Callable[[Update, list[str]], Awaitable[str | None]]]:
+    def _press_handlers(self) -> dict[type[Press], Callable[[Update, Any], Awaitable[str | None]]]:
+        """The handler for each kind of press (every kind in bot.telegram.callbacks has one)."""
         return {
-            "a": self._press_answer,
-            "b": self._press_back,
-            "r": self._press_restart,
-            "h": self._press_change_menu,
-            "c": self._press_reopen,
-            "x": self._press_change,
-            "k": self._press_keep,
-            "m": self._press_more,
-            "s": self._press_start,
-            "l": self._press_law,
-            "u": self._press_resume,
-            "n": self._press_none,
+            Answer: self._press_answer,
+            Back: self._press_back,
+            Restart: self._press_restart,
+            ChangeMenu: self._press_change_menu,
+            ChangeWhich: self._press_reopen,
+            Change: self._press_change,
+            Keep: self._press_keep,
+            LawText: self._press_more,
+            StartChart: self._press_start,
+            ShowLaw: self._press_law,
+            Resume: self._press_resume,
+            NoneOfThese: self._press_none,
             **self.records.press_handlers(),
             **self.players.press_handlers(),
         }
 
-    async def _current(self, update: Update, sid: str, step: str) -> Screen:
-        """The session's screen, if the press was made at its current step (else Stale)."""
-        screen = await self.dialogs.screen(self.owner(update), int(sid))
-        if screen.step != int(step) or screen.finished:
+    async def _current(self, update: Update, session: int, step: int, question: str | None) -> Screen:
+        """The session's screen, if the press was made at its current step and question (else Stale)."""
+        screen = await self.dialogs.screen(self.owner(update), session)
+        if screen.step != step or screen.finished:
             raise Stale(STALE, screen)
+        if question is not None and screen.question != question:
+            raise Moved(MOVED, screen)
         return screen
 
-    async def _press_answer(self, update: Update, args: list[str]) -> None:
-        sid, step, index = args
-        moved = await self.dialogs.answer(self.owner(update), int(sid), int(step), int(index))
+    async def _press_answer(self, update: Update, press: Answer) -> None:
+        moved = await self.dialogs.answer(
+            self.owner(update), press.session, press.step, press.option, question=press.question
+        )
         await self._show(update, moved, edit=self._message(update))
 
-    async def _press_back(self, update: Update, args: list[str]) -> None:
-        sid, step = args
-        await self._current(update, sid, step)
-        await self._show(update, await self.dialogs.back(self.owner(update), int(sid)), edit=self._message(update))
+    async def _press_back(self, update: Update, press: Back) -> None:
+        await self._current(update, press.session, press.step, press.question)
+        screen = await self.dialogs.back(self.owner(update), press.session)
+        await self._show(update, screen, edit=self._message(update))
 
-    async def _press_restart(self, update: Update, args: list[str]) -> None:
-        sid, step = args
-        await self._current(update, sid, step)
-        await self._show(update, await self.dialogs.restart(self.owner(update), int(sid)), edit=self._message(update))
+    async def _press_restart(self, update: Update, press: Restart) -> None:
+        await self._current(update, press.session, press.step, press.question)
+        screen = await self.dialogs.restart(self.owner(update), press.session)
+        await self._show(update, screen, edit=self._message(update))
 
-    async def _press_change_menu(self, update: Update, args: list[str]) -> None:
-        sid, step = args
-        screen = await self._current(update, sid, step)
+    async def _press_change_menu(self, update: Update, press: ChangeMenu) -> None:
+        screen = await self._current(update, press.session, press.step, press.question)
         message = self._message(update)
         if message is not None:
             await self._edit(message, "Which answer do you want to change?", change_keyboard(screen))
 
-    async def _press_reopen(self, update: Update, args: list[str]) -> None:
-        sid, number = args
+    async def _press_reopen(self, update: Update, press: ChangeWhich) -> None:
         owner = self.owner(update)
-        now = await self.dialogs.screen(owner, int(sid))
-        question = await self.dialogs.reopen(owner, int(sid), int(number))
+        now = await self.dialogs.screen(owner, press.session)
+        question = await self.dialogs.reopen(owner, press.session, press.number)
         message = self._message(update)
         if message is not None:
-            text = f"Changing answer {int(number)}:\n" + question_html(question)
-            await self._edit(message, text, reopen_keyboard(question, int(number), now.step))
+            text = f"Changing answer {press.number}:\n" + question_html(question)
+            await self._edit(message, text, reopen_keyboard(question, press.number, now))
 
-    async def _press_change(self, update: Update, args: list[str]) -> None:
-        sid, step, number, index = args
-        await self._current(update, sid, step)
-        question = await self.dialogs.reopen(self.owner(update), int(sid), int(number))
-        if not 0 <= int(index) < len(question.options):
+    async def _press_change(self, update: Update, press: Change) -> None:
+        await self._current(update, press.session, press.step, None)  # the question is that of answer ``number``
+        question = await self.dialogs.reopen(self.owner(update), press.session, press.number)
+        if not press.option < len(question.options):
             raise Stale(STALE, question)
-        changed = await self.dialogs.change(self.owner(update), int(sid), int(number), question.options[int(index)].id)
+        changed = await self.dialogs.change(
+            self.owner(update), press.session, press.number, question.options[press.option].id, question=press.question
+        )
         await self._show(update, changed, edit=self._message(update))
 
-    async def _press_keep(self, update: Update, args: list[str]) -> None:
-        sid, step = args
-        screen = await self._current(update, sid, step)
+    async def _press_keep(self, update: Update, press: Keep) -> None:
+        screen = await self._current(update, press.session, press.step, press.question)
         await self._show(update, screen, edit=self._message(update))
 
-    async def _press_more(self, update: Update, args: list[str]) -> None:
-        sid, step = args
-        screen = await self.dialogs.screen(self.owner(update), int(sid))
-        if screen.step != int(step):
-            raise Stale(STALE, screen)
+    async def _press_more(self, update: Update, press: LawText) -> None:
+        screen = await self._current(update, press.session, press.step, press.question)
         for part in laws_html(self.book, screen.laws):
             await self._reply(update, part)
 
-    async def _press_start(self, update: Update, args: list[str]) -> None:
-        (chart_id,) = args
-        if chart_id not in self.dialogs.charts:
+    async def _press_start(self, update: Update, press: StartChart) -> None:
+        if press.chart not in self.dialogs.charts:
             return None
         message = self._message(update)
         described = self.described.get((message.chat_id, message.message_id)) if message else None
-        await self._start_chart(update, chart_id, described, described_by=self._describer(update))
+        await self._start_chart(update, press.chart, described, described_by=self._describer(update))
 
     async def _start_chart(
         self, update: Update, chart_id: str, description: str | None = None, *, described_by: str | None = None
@@ -482,16 +535,14 @@ class TelegramFrontEnd:
         author = message.reply_to_message.from_user
         return f"tg:{author.id}" if author is not None and not author.is_bot else None
 
-    async def _press_law(self, update: Update, args: list[str]) -> None:
-        (ref,) = args
-        await self._law(update, ref)
+    async def _press_law(self, update: Update, press: ShowLaw) -> None:
+        await self._law(update, press.ref)
 
-    async def _press_resume(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        screen = await self.dialogs.resume(self.owner(update), int(sid))
+    async def _press_resume(self, update: Update, press: Resume) -> None:
+        screen = await self.dialogs.resume(self.owner(update), press.session)
         await self._show(update, screen)
 
-    async def _press_none(self, update: Update, _args: list[str]) -> None:
+    async def _press_none(self, update: Update, _press: NoneOfThese) -> None:
         await self._reply(
             update,
             "Try describing who did what and when — for example <i>declarer led from the wrong hand</i>, "
@@ -520,6 +571,11 @@ class TelegramFrontEnd:
                 )
             except (NetworkError, BadRequest):
                 log.warning("could not tell chat=%s about the error", chat_tag(chat))
+
+
+def _replies_to_bot(message: Message, bot_id: int) -> bool:
+    replied = message.reply_to_message
+    return replied is not None and replied.from_user is not None and replied.from_user.id == bot_id
 
 
 def _is_command(update: Update) -> bool:

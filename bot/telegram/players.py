@@ -3,20 +3,21 @@
 A question ("what happens after a lead out of turn?") gets the players' summary with three buttons —
 Walk me through it (the director's chart), Show the law, Related — and an incident still gets the
 situations to rule on. Buttons carry a topic token (``c:<chart>`` or ``l:<law>``), so they work after a
-restart and an unknown or forged token changes nothing.
+restart and an unknown or forged token changes nothing (the kinds of button data: bot.telegram.callbacks).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.ext import ContextTypes
 
 from bot.answers import MODE_KEY, MODES, Answers, Reading, Topic
 from bot.laws.glossary import Term
 from bot.laws.text import ref_label
+from bot.telegram.callbacks import Mode, Press, Related, ShowLaw, ShowTopic, StartChart
 from bot.telegram.render import esc
 
 if TYPE_CHECKING:
@@ -39,10 +40,10 @@ def topic_html(topic: Topic) -> str:
 def topic_keyboard(topic: Topic, related: bool) -> InlineKeyboardMarkup:
     rows = []
     if topic.chart is not None:
-        rows.append([InlineKeyboardButton("🧭 Walk me through it", callback_data=f"s:{topic.chart}")])
-    row = [InlineKeyboardButton(f"📜 Show the law ({topic.law})", callback_data=f"l:{topic.law}")]
+        rows.append([InlineKeyboardButton("🧭 Walk me through it", callback_data=StartChart(topic.chart).encode())])
+    row = [InlineKeyboardButton(f"📜 Show the law ({topic.law})", callback_data=ShowLaw(topic.law).encode())]
     if related:
-        row.append(InlineKeyboardButton("🔗 Related", callback_data=f"y:{topic.token}"))
+        row.append(InlineKeyboardButton("🔗 Related", callback_data=Related(topic.token).encode()))
     rows.append(row)
     return InlineKeyboardMarkup(rows)
 
@@ -64,8 +65,8 @@ class PlayerHandlers:
         self.front = front
         self.answers = answers
 
-    def press_handlers(self) -> dict[str, Callable[[Update, list[str]], Awaitable[str | None]]]:
-        return {"p": self._press_topic, "y": self._press_related, "g": self._press_mode}
+    def press_handlers(self) -> dict[type[Press], Callable[[Update, Any], Awaitable[str | None]]]:
+        return {ShowTopic: self._press_topic, Related: self._press_related, Mode: self._press_mode}
 
     async def mode(self, update: Update) -> str:
         return await self.front.dialogs.store.setting(self.front.owner(update), MODE_KEY) or "auto"
@@ -86,7 +87,7 @@ class PlayerHandlers:
 
     async def send_term(self, update: Update, term: Term) -> None:
         rows = [
-            [InlineKeyboardButton(ref_label(self.front.book, ref)[:60], callback_data=f"l:{ref}")]
+            [InlineKeyboardButton(ref_label(self.front.book, ref)[:60], callback_data=ShowLaw(ref).encode())]
             for ref in term.related
         ]
         await self.front._reply(update, term_html(term), InlineKeyboardMarkup(rows) if rows else None)
@@ -110,35 +111,45 @@ class PlayerHandlers:
     @staticmethod
     def _settings(mode: str) -> tuple[str, InlineKeyboardMarkup]:
         rows = [
-            [InlineKeyboardButton(("✅ " if m == mode else "") + MODE_LABELS[m], callback_data=f"g:{m}")] for m in MODES
+            [InlineKeyboardButton(("✅ " if m == mode else "") + MODE_LABELS[m], callback_data=Mode(m).encode())]
+            for m in MODES
         ]
         text = "How should I answer what you type? (Any incident can still be walked through from a summary.)"
         return text, InlineKeyboardMarkup(rows)
 
-    async def _press_topic(self, update: Update, args: list[str]) -> str | None:
-        topic = self.answers.topic(":".join(args))
+    async def _press_topic(self, update: Update, press: ShowTopic) -> str | None:
+        topic = self.answers.topic(press.token)
         if topic is None:
             return "That summary is no longer available."
         await self.send_topic(update, topic)
         return None
 
-    async def _press_related(self, update: Update, args: list[str]) -> str | None:
-        topic = self.answers.topic(":".join(args))
+    async def _press_related(self, update: Update, press: Related) -> str | None:
+        topic = self.answers.topic(press.token)
         if topic is None:
             return "That summary is no longer available."
         related = self.answers.related(topic)
         if not related:
             return "Nothing related to show."
-        rows = [[InlineKeyboardButton(other.title[:60], callback_data=f"p:{other.token}")] for other in related]
+        rows = [
+            [InlineKeyboardButton(other.title[:60], callback_data=ShowTopic(other.token).encode())] for other in related
+        ]
         await self.front._reply(update, f"Related to <b>{esc(topic.title)}</b>:", InlineKeyboardMarkup(rows))
         return None
 
-    async def _press_mode(self, update: Update, args: list[str]) -> str | None:
-        (mode,) = args
+    async def _press_mode(self, update: Update, press: Mode) -> str | None:
+        mode = press.mode
         if mode not in MODES:
             return "That setting does not exist."
         await self.front.dialogs.store.set_setting(self.front.owner(update), MODE_KEY, mode)
         message = self.front._message(update)
-        if message is not None:
+        if message is not None and not _shows_chosen(message, press):  # else Telegram refuses: "not modified"
             await self.front._edit(message, *self._settings(mode))
         return f"Saved: {MODE_LABELS[mode]}"
+
+
+def _shows_chosen(message: Message, press: Mode) -> bool:
+    """Whether the settings message already marks this mode as the chosen one."""
+    rows = message.reply_markup.inline_keyboard if message.reply_markup else ()
+    data = press.encode()
+    return any(button.text.startswith("✅") and button.callback_data == data for row in rows for button in row)

@@ -12,7 +12,7 @@ import re
 import shutil
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from telegram import (
     ForceReply,
@@ -42,6 +42,23 @@ from bot.rulings import (
     Rulings,
 )
 from bot.rulings.export import to_text
+from bot.telegram.callbacks import (
+    Appeal,
+    AppealShared,
+    AskEvent,
+    AskNote,
+    BoardMenu,
+    ClubInvitation,
+    ClubMenu,
+    Detail,
+    FileUnder,
+    Forget,
+    Picture,
+    Press,
+    ReopenRuling,
+    Share,
+    StopSharing,
+)
 from bot.telegram.render import esc, split_message
 
 if TYPE_CHECKING:
@@ -86,18 +103,16 @@ def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("🪑 Board & seats", callback_data=f"rb:{sid}"),
-                InlineKeyboardButton("📝 Add a note", callback_data=f"rn:{sid}"),
+                InlineKeyboardButton("🪑 Board & seats", callback_data=BoardMenu(sid).encode()),
+                InlineKeyboardButton("📝 Add a note", callback_data=AskNote(sid).encode()),
             ],
             [
-                InlineKeyboardButton("🔗 Share", callback_data=f"rs:{sid}"),
-                InlineKeyboardButton("🖼 Picture", callback_data=f"rp:{sid}"),
-                InlineKeyboardButton("↩ Reopen", callback_data=f"ro:{sid}"),
+                InlineKeyboardButton("🔗 Share", callback_data=Share(sid).encode()),
+                InlineKeyboardButton("🖼 Picture", callback_data=Picture(sid).encode()),
+                InlineKeyboardButton("↩ Reopen", callback_data=ReopenRuling(sid).encode()),
             ],
-            [
-                InlineKeyboardButton("⚖ Appeal", callback_data=f"ra:{sid}"),
-                InlineKeyboardButton("🏛 Club", callback_data=f"rc:{sid}"),
-            ],
+            [InlineKeyboardButton("⚖ Appeal", callback_data=Appeal(sid).encode())],
+            [InlineKeyboardButton("🏛 Club", callback_data=ClubMenu(sid).encode())],
         ]
     )
 
@@ -128,37 +143,46 @@ class RecordHandlers:
         self.front = front
         self.rulings = rulings
 
-    def press_handlers(self) -> dict[str, Callable[[Update, list[str]], Awaitable[str | None]]]:
+    def press_handlers(self) -> dict[type[Press], Callable[[Update, Any], Awaitable[str | None]]]:
         return {
-            "rb": self._board_menu,
-            "rd": self._detail,
-            "rn": self._ask_note,
-            "re": self._ask_event,
-            "rs": self._share,
-            "rr": self._revoke,
-            "rp": self._picture,
-            "ro": self._reopen,
-            "ra": self._ask_appeal,
-            "rt": self._ask_appeal_shared,
-            "fg": self._forget,
-            "ci": self._press_invitation,
-            "rc": self._club_menu,
+            BoardMenu: self._board_menu,
+            Detail: self._detail,
+            AskNote: self._ask_note,
+            AskEvent: self._ask_event,
+            Share: self._share,
+            StopSharing: self._revoke,
+            Picture: self._picture,
+            ReopenRuling: self._reopen,
+            Appeal: self._ask_appeal,
+            AppealShared: self._ask_appeal_shared,
+            Forget: self._forget,
+            ClubInvitation: self._press_invitation,
+            ClubMenu: self._club_menu,
+            FileUnder: self._file_under,
         }
 
     # --- details --------------------------------------------------------------------------------
 
-    async def _board_menu(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        await self.rulings.own(self.front.owner(update), int(sid))
+    async def _board_menu(self, update: Update, press: BoardMenu) -> None:
+        sid = press.session
+        await self.rulings.own(self.front.owner(update), sid)
         rows = [
-            [InlineKeyboardButton(str(n), callback_data=f"rd:{sid}:board:{n}") for n in range(row, row + 6)]
+            [
+                InlineKeyboardButton(str(n), callback_data=Detail(sid, "board", str(n)).encode())
+                for n in range(row, row + 6)
+            ]
             for row in range(1, 37, 6)
         ]
-        rows.append([InlineKeyboardButton(f"Offender {s}", callback_data=f"rd:{sid}:offender:{s}") for s in SEATS])
         rows.append(
-            [InlineKeyboardButton(f"Non-offending {s}", callback_data=f"rd:{sid}:non_offenders:{s}") for s in SIDES]
+            [InlineKeyboardButton(f"Offender {s}", callback_data=Detail(sid, "offender", s).encode()) for s in SEATS]
         )
-        rows.append([InlineKeyboardButton("Name the event", callback_data=f"re:{sid}")])
+        rows.append(
+            [
+                InlineKeyboardButton(f"Non-offending {s}", callback_data=Detail(sid, "non_offenders", s).encode())
+                for s in SIDES
+            ]
+        )
+        rows.append([InlineKeyboardButton("Name the event", callback_data=AskEvent(sid).encode())])
         await self.front._reply(
             update,
             f"Ruling {sid}: tap the board, the offender's seat and the non-offending "
@@ -166,23 +190,18 @@ class RecordHandlers:
             InlineKeyboardMarkup(rows),
         )
 
-    async def _detail(self, update: Update, args: list[str]) -> str:
-        sid, name, value = args
-        if name not in ("board", "offender", "non_offenders"):
-            raise ValueError(name)
-        record = await self.rulings.annotate(self.front.owner(update), int(sid), **{name: value})
+    async def _detail(self, update: Update, press: Detail) -> str:
+        record = await self.rulings.annotate(self.front.owner(update), press.session, **{press.name: press.value})
         shown = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in record.annotations.items() if k != "note")
         return f"Saved: {shown}"
 
-    async def _ask_note(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        await self.rulings.own(self.front.owner(update), int(sid))
-        await self.front._reply(update, NOTE_PROMPT.format(sid=sid), ForceReply(selective=True))
+    async def _ask_note(self, update: Update, press: AskNote) -> None:
+        await self.rulings.own(self.front.owner(update), press.session)
+        await self.front._reply(update, NOTE_PROMPT.format(sid=press.session), ForceReply(selective=True))
 
-    async def _ask_event(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        await self.rulings.own(self.front.owner(update), int(sid))
-        await self.front._reply(update, EVENT_PROMPT.format(sid=sid), ForceReply(selective=True))
+    async def _ask_event(self, update: Update, press: AskEvent) -> None:
+        await self.rulings.own(self.front.owner(update), press.session)
+        await self.front._reply(update, EVENT_PROMPT.format(sid=press.session), ForceReply(selective=True))
 
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of our prompts (note, appeal reason); True when it was one."""
@@ -197,7 +216,7 @@ class RecordHandlers:
             return False
         kind, sid, token = found.group(1), int(found.group(2)), found.group(3)
         owner = self.front.owner(update)
-        text = (message.text or "").strip()
+        text = (message.text or message.caption or "").strip()
         try:
             if kind == "Note for":
                 await self.rulings.annotate(owner, sid, note=text)
@@ -231,13 +250,14 @@ class RecordHandlers:
 
     # --- sharing --------------------------------------------------------------------------------
 
-    async def _share(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        token = await self.rulings.share(self.front.owner(update), int(sid))
-        record = await self.rulings.record(int(sid))
+    async def _share(self, update: Update, press: Share) -> None:
+        token = await self.rulings.share(self.front.owner(update), press.session)
+        record = await self.rulings.record(press.session)
         username = update.get_bot().username
         link = f"https://t.me/{username}?start=r_{token}"
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Stop sharing", callback_data=f"rr:{sid}")]])
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton("Stop sharing", callback_data=StopSharing(press.session).encode())]]
+        )
         await self.front._reply(
             update,
             f"{summary_html(record)}\n\nShare this link with the players: {esc(link)}\n"
@@ -245,9 +265,8 @@ class RecordHandlers:
             keyboard,
         )
 
-    async def _revoke(self, update: Update, args: list[str]) -> str:
-        (sid,) = args
-        await self.rulings.revoke(self.front.owner(update), int(sid))
+    async def _revoke(self, update: Update, press: StopSharing) -> str:
+        await self.rulings.revoke(self.front.owner(update), press.session)
         return "Sharing stopped: old links no longer open this ruling."
 
     async def show_shared(self, update: Update, token: str) -> None:
@@ -260,7 +279,9 @@ class RecordHandlers:
         parts = split_message(text, 3900)
         for part in parts[:-1]:
             await self.front._reply(update, f"<pre>{esc(part)}</pre>")
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("⚖ Appeal this ruling", callback_data=f"rt:{token}")]])
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton("⚖ Appeal this ruling", callback_data=AppealShared(token).encode())]]
+        )
         await self.front._reply(update, f"<pre>{esc(parts[-1])}</pre>", keyboard)
 
     async def on_inline(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -287,10 +308,10 @@ class RecordHandlers:
 
     # --- picture and reopen ---------------------------------------------------------------------
 
-    async def _picture(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        record = await self.rulings.own(self.front.owner(update), int(sid))
-        _row, walk, _events = await self.front.dialogs.inspect(int(sid))
+    async def _picture(self, update: Update, press: Picture) -> None:
+        sid = press.session
+        record = await self.rulings.own(self.front.owner(update), sid)
+        _row, walk, _events = await self.front.dialogs.inspect(sid)
         chart = self.front.dialogs.charts[record.chart_id]
         visited, taken = path_in_chart(chart.id, walk.trail)
         image = await _png(to_dot(chart, visited, taken))
@@ -302,24 +323,21 @@ class RecordHandlers:
         if message is not None:
             await message.reply_photo(image, caption=f"Ruling {sid} — {record.chart_title}")
 
-    async def _reopen(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        screen = await self.rulings.reopen(self.front.owner(update), int(sid))
+    async def _reopen(self, update: Update, press: ReopenRuling) -> None:
+        screen = await self.rulings.reopen(self.front.owner(update), press.session)
         await self.front._show(update, screen)
 
     # --- appeals --------------------------------------------------------------------------------
 
-    async def _ask_appeal(self, update: Update, args: list[str]) -> None:
-        (sid,) = args
-        record = await self.rulings.own(self.front.owner(update), int(sid))
+    async def _ask_appeal(self, update: Update, press: Appeal) -> None:
+        record = await self.rulings.own(self.front.owner(update), press.session)
         await self._prompt_appeal(update, record, None)
 
-    async def _ask_appeal_shared(self, update: Update, args: list[str]) -> None:
-        (token,) = args
-        record = await self.rulings.shared(token)
+    async def _ask_appeal_shared(self, update: Update, press: AppealShared) -> None:
+        record = await self.rulings.shared(press.token)
         if record is None:
             raise RulingError("This link no longer opens a ruling.")
-        await self._prompt_appeal(update, record, token)
+        await self._prompt_appeal(update, record, press.token)
 
     async def _prompt_appeal(self, update: Update, record: RulingRecord, token: str | None) -> None:
         if record.appeal_deadline is not None and time.time() > record.appeal_deadline:
@@ -414,8 +432,8 @@ class RecordHandlers:
         keyboard = InlineKeyboardMarkup(
             [
                 [
-                    InlineKeyboardButton("Accept", callback_data=f"ci:{club_id}:y"),
-                    InlineKeyboardButton("Decline", callback_data=f"ci:{club_id}:n"),
+                    InlineKeyboardButton("Accept", callback_data=ClubInvitation(club_id, "y").encode()),
+                    InlineKeyboardButton("Decline", callback_data=ClubInvitation(club_id, "n").encode()),
                 ]
             ]
         )
@@ -443,32 +461,29 @@ class RecordHandlers:
         club, roles = await self.rulings.accept(owner, club_id)
         return f"You are now {' and '.join(sorted(roles))} of club {club_id} ({club.name})."
 
-    async def _press_invitation(self, update: Update, args: list[str]) -> str:
-        club_id, answer = args
-        if answer not in ("y", "n"):
-            raise ValueError(answer)
-        text = await self._answer_invitation(self.front.owner(update), int(club_id), answer == "y")
+    async def _press_invitation(self, update: Update, press: ClubInvitation) -> str:
+        text = await self._answer_invitation(self.front.owner(update), press.club, press.answer == "y")
         message = update.callback_query.message if update.callback_query else None
         if isinstance(message, Message):
             await self.front._edit(message, esc(text), None)
         return text
 
-    async def _club_menu(self, update: Update, args: list[str]) -> str | None:
+    async def _file_under(self, update: Update, press: FileUnder) -> str:
+        record = await self.rulings.attach_club(self.front.owner(update), press.session, press.club or None)
+        return f"Ruling {press.session} is now filed under {_filed(record)}."
+
+    async def _club_menu(self, update: Update, press: ClubMenu) -> str | None:
         """Which club a ruling is filed under, and a move to another of the director's clubs or to none."""
-        sid, *target = args
+        sid = press.session
         owner = self.front.owner(update)
-        if target:
-            (club_id,) = target
-            record = await self.rulings.attach_club(owner, int(sid), int(club_id) or None)
-            return f"Ruling {sid} is now filed under {_filed(record)}."
-        record = await self.rulings.own(owner, int(sid))
+        record = await self.rulings.own(owner, sid)
         rows = [
-            [InlineKeyboardButton(f"File under {club.name}"[:60], callback_data=f"rc:{sid}:{club.id}")]
+            [InlineKeyboardButton(f"File under {club.name}"[:60], callback_data=FileUnder(sid, club.id).encode())]
             for club in await self.rulings.filing_club_list(owner)
             if record.club is None or club.id != record.club.id
         ]
         if record.club is not None:
-            rows.append([InlineKeyboardButton("No club", callback_data=f"rc:{sid}:0")])
+            rows.append([InlineKeyboardButton("No club", callback_data=FileUnder(sid, 0).encode())])
         await self.front._reply(
             update,
             esc(f"Ruling {sid} is filed under {_filed(record)}.")
@@ -504,7 +519,7 @@ class RecordHandlers:
         )
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data="fg:yes")]])
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data=Forget().encode())]])
         await self.front._reply(
             update,
             "This deletes your sessions and rulings with their share links, your club roles, invitations and "
@@ -514,9 +529,7 @@ class RecordHandlers:
             keyboard,
         )
 
-    async def _forget(self, update: Update, args: list[str]) -> str:
-        if args != ["yes"]:
-            raise ValueError(args)
+    async def _forget(self, update: Update, _press: Forget) -> str:
         done = await self.rulings.forget(self.front.owner(update))
         return (
             f"Deleted {done.deleted} session(s); {done.anonymised} kept by clubs without your name; "

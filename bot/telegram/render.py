@@ -1,7 +1,7 @@
 """Screens as Telegram messages: HTML text within the 4,096-character limit and compact inline keyboards.
 
-Button data (at most 64 bytes) names the session and the step it was shown at, so a press is checked
-against where the session stands now; an option travels as its index at that step.
+Button data (bot.telegram.callbacks) names the session, the step and the question it was shown at, so a
+press is checked against where the session stands now; an option travels as its index at that step.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, description_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
+from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, Restart
 
 MESSAGE_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 60
@@ -67,20 +68,20 @@ def question_html(screen: Screen) -> str:
 
 
 def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
-    sid, step = screen.session_id, screen.step
+    at = (screen.session_id, screen.step, screen.question)
     rows = [
-        [InlineKeyboardButton(_label(choice.label), callback_data=f"a:{sid}:{step}:{index}")]
+        [InlineKeyboardButton(_label(choice.label), callback_data=Answer(*at, index).encode())]
         for index, choice in enumerate(screen.options)
     ]
     navigation = []
-    if step > 0:
-        navigation.append(InlineKeyboardButton("⬅ Back", callback_data=f"b:{sid}:{step}"))
-    navigation.append(InlineKeyboardButton("↺ Restart", callback_data=f"r:{sid}:{step}"))
-    if step > 0:
-        navigation.append(InlineKeyboardButton("✎ Change an answer", callback_data=f"h:{sid}:{step}"))
+    if screen.step > 0:
+        navigation.append(InlineKeyboardButton("⬅ Back", callback_data=Back(*at).encode()))
+    navigation.append(InlineKeyboardButton("↺ Restart", callback_data=Restart(*at).encode()))
+    if screen.step > 0:
+        navigation.append(InlineKeyboardButton("✎ Change an answer", callback_data=ChangeMenu(*at).encode()))
     rows.append(navigation)
     if screen.laws:
-        rows.append([InlineKeyboardButton("📖 Law text", callback_data=f"m:{sid}:{step}")])
+        rows.append([InlineKeyboardButton("📖 Law text", callback_data=LawText(*at).encode())])
     return InlineKeyboardMarkup(rows)
 
 
@@ -130,19 +131,29 @@ def change_keyboard(screen: Screen) -> InlineKeyboardMarkup:
     """One button per earlier answer: pick which one to change."""
     sid = screen.session_id
     rows = [
-        [InlineKeyboardButton(_label(f"{n}. {a.question} → {answer_words(a)}"), callback_data=f"c:{sid}:{n}")]
+        [
+            InlineKeyboardButton(
+                _label(f"{n}. {a.question} → {answer_words(a)}"), callback_data=ChangeWhich(sid, n).encode()
+            )
+        ]
         for n, a in enumerate(screen.path, start=1)
     ]
-    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=f"k:{sid}:{screen.step}")])
+    keep = Keep(sid, screen.step, screen.question).encode()
+    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=keep)])
     return InlineKeyboardMarkup(rows)
 
 
-def reopen_keyboard(screen: Screen, number: int, current_step: int) -> InlineKeyboardMarkup:
-    """The options of an earlier question, each changing answer ``number``."""
+def reopen_keyboard(screen: Screen, number: int, now: Screen) -> InlineKeyboardMarkup:
+    """The options of an earlier question, each changing answer ``number`` while the session is at ``now``."""
     sid = screen.session_id
     rows = [
-        [InlineKeyboardButton(_label(choice.label), callback_data=f"x:{sid}:{current_step}:{number}:{index}")]
+        [
+            InlineKeyboardButton(
+                _label(choice.label), callback_data=Change(sid, now.step, number, screen.question, index).encode()
+            )
+        ]
         for index, choice in enumerate(screen.options)
     ]
-    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=f"k:{sid}:{current_step}")])
+    keep = Keep(sid, now.step, now.question).encode()
+    rows.append([InlineKeyboardButton("✖ Keep my answers", callback_data=keep)])
     return InlineKeyboardMarkup(rows)

@@ -226,8 +226,13 @@ class TerminalChat:
             return f"Choose a number from 1 to {len(screen.options)}."
         option = screen.options[number - 1].id
         if self.changing is not None:
-            return self._show(await self.dialogs.change(self.owner, screen.session_id, self.changing, option))
-        return self._show(await self.dialogs.answer(self.owner, screen.session_id, screen.step, option))
+            changed = await self.dialogs.change(
+                self.owner, screen.session_id, self.changing, option, question=screen.question
+            )
+            return self._show(changed)
+        return self._show(
+            await self.dialogs.answer(self.owner, screen.session_id, screen.step, option, question=screen.question)
+        )
 
     async def _more(self, _rest: str) -> str:
         screen = self._current()

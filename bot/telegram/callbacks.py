@@ -1,0 +1,348 @@
+"""Every kind of button data the bot sends, in one place: its prefix, its fields, how it is written and read.
+
+Telegram hands a button's data (at most 64 bytes) back verbatim when it is pressed, but anyone can send a
+press with any data, so reading it back is strict: an unknown prefix, the wrong number of fields, a number
+that is not a plain non-negative number of at most 18 digits (SQLite's integers hold them), an empty text
+or a value the kind does not allow all decode to None, never to an exception. Texts may not contain a
+colon, except the last field, which takes the rest of the data (a topic token such as ``c:revoke``).
+
+A press on a question names the session, the step it was shown at and the question itself (a short key
+of its chart and node, see ``bot.dialogs.question_key``), so a button on an older message can neither
+answer a different question that now stands at the same step nor act on where the session stands now.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import ClassVar, TypeVar, get_type_hints
+
+LIMIT = 64  # bytes: Telegram refuses longer button data
+_NUMBER = re.compile(r"[0-9]{1,18}")
+
+
+class ButtonDataError(ValueError):
+    """Button data that cannot be sent (too long, a colon inside a field): a bug in the keyboard, not input."""
+
+
+class Press:
+    """One kind of button data: ``prefix`` names it; the dataclass fields follow, separated by colons."""
+
+    __slots__ = ()
+    prefix: ClassVar[str]
+    layout: ClassVar[tuple[tuple[str, type], ...]]  # (name, type) of each field, in order
+
+    def encode(self) -> str:
+        values = [getattr(self, name) for name, _type in self.layout]
+        for position, value in enumerate(values):
+            if isinstance(value, int) and not 0 <= value < 10**18:
+                raise ButtonDataError(f"{self.prefix}: {value} is out of range")
+            if isinstance(value, str) and (not value or (":" in value and position < len(values) - 1)):
+                raise ButtonDataError(f"{self.prefix}: {value!r} cannot be a field")
+        data = ":".join([self.prefix, *map(str, values)])
+        if len(data.encode()) > LIMIT:
+            raise ButtonDataError(f"{data!r} is longer than {LIMIT} bytes")
+        return data
+
+    def check(self) -> bool:
+        """Whether the values are ones this kind allows (a kind with a closed set of values narrows it)."""
+        return True
+
+
+KINDS: dict[str, type[Press]] = {}
+P = TypeVar("P", bound=Press)
+
+
+def kind(prefix: str) -> Callable[[type[P]], type[P]]:
+    """Register a dataclass as the kind of button data written with ``prefix``."""
+
+    def register(cls: type[P]) -> type[P]:
+        if prefix in KINDS or ":" in prefix:
+            raise ButtonDataError(f"the prefix {prefix!r} is taken or malformed")
+        hints = get_type_hints(cls)
+        cls.prefix = prefix
+        cls.layout = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        KINDS[prefix] = cls
+        return cls
+
+    return register
+
+
+def decode(data: str | None) -> Press | None:
+    """The press that ``data`` describes, or None when it is not data this bot could have sent."""
+    try:
+        if not data or len(data.encode()) > LIMIT:
+            return None
+    except UnicodeEncodeError:  # a lone surrogate: not text Telegram could have sent
+        return None
+    prefix, colon, rest = data.partition(":")
+    cls = KINDS.get(prefix)
+    if cls is None:
+        return None
+    fields = cls.layout
+    if not fields:
+        return cls() if not colon else None
+    parts = rest.split(":", len(fields) - 1) if colon else []
+    if len(parts) != len(fields):
+        return None
+    values: list[int | str] = []
+    for (_name, field_type), text in zip(fields, parts, strict=True):
+        if field_type is int:
+            if not _NUMBER.fullmatch(text):
+                return None
+            values.append(int(text))
+        elif text:
+            values.append(text)
+        else:
+            return None
+    press = cls(*values)
+    return press if press.check() else None
+
+
+# --- a ruling being answered ----------------------------------------------------------------------
+
+
+@kind("a")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Answer(Press):
+    """Answer ``question``, shown at ``step`` of ``session``, with the option at position ``option``."""
+
+    session: int
+    step: int
+    question: str
+    option: int
+
+
+@kind("b")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Back(Press):
+    session: int
+    step: int
+    question: str
+
+
+@kind("r")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Restart(Press):
+    session: int
+    step: int
+    question: str
+
+
+@kind("h")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChangeMenu(Press):
+    """Show the earlier answers, to pick one to change."""
+
+    session: int
+    step: int
+    question: str
+
+
+@kind("c")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChangeWhich(Press):
+    """Show the question of answer ``number`` (1-based) again, to answer it differently."""
+
+    session: int
+    number: int
+
+
+@kind("x")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Change(Press):
+    """Answer ``number`` becomes ``option`` of ``question`` (the question it answered), seen at ``step``."""
+
+    session: int
+    step: int
+    number: int
+    question: str
+    option: int
+
+
+@kind("k")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Keep(Press):
+    """Leave the earlier answers as they are and show the current question again."""
+
+    session: int
+    step: int
+    question: str
+
+
+@kind("m")
+@dataclasses.dataclass(frozen=True, slots=True)
+class LawText(Press):
+    """The full text of the laws the current question quotes."""
+
+    session: int
+    step: int
+    question: str
+
+
+@kind("u")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Resume(Press):
+    session: int
+
+
+# --- finding a chart or a law ---------------------------------------------------------------------
+
+
+@kind("s")
+@dataclasses.dataclass(frozen=True, slots=True)
+class StartChart(Press):
+    chart: str
+
+
+@kind("l")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShowLaw(Press):
+    ref: str
+
+
+@kind("n")
+@dataclasses.dataclass(frozen=True, slots=True)
+class NoneOfThese(Press):
+    """None of the situations offered fits: a hint on how to describe it."""
+
+
+# --- answers for players --------------------------------------------------------------------------
+
+
+@kind("p")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShowTopic(Press):
+    token: str  # a topic token, ``c:<chart>`` or ``l:<law>``
+
+
+@kind("y")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Related(Press):
+    token: str
+
+
+@kind("g")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Mode(Press):
+    """Choose how typed text is answered (see bot.answers.MODES)."""
+
+    mode: str
+
+
+# --- a finished ruling ----------------------------------------------------------------------------
+
+DETAILS = ("board", "offender", "non_offenders")
+
+
+@kind("rb")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BoardMenu(Press):
+    session: int
+
+
+@kind("rd")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Detail(Press):
+    """Record one detail of a ruling: its board, the offender's seat or the non-offending side."""
+
+    session: int
+    name: str
+    value: str
+
+    def check(self) -> bool:
+        return self.name in DETAILS
+
+
+@kind("rn")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AskNote(Press):
+    session: int
+
+
+@kind("re")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AskEvent(Press):
+    session: int
+
+
+@kind("rs")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Share(Press):
+    session: int
+
+
+@kind("rr")
+@dataclasses.dataclass(frozen=True, slots=True)
+class StopSharing(Press):
+    session: int
+
+
+@kind("rp")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Picture(Press):
+    session: int
+
+
+@kind("ro")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReopenRuling(Press):
+    session: int
+
+
+@kind("ra")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Appeal(Press):
+    session: int
+
+
+@kind("rt")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AppealShared(Press):
+    """An appeal from a share link: the token names the ruling (the player does not own it)."""
+
+    token: str
+
+
+@kind("rc")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClubMenu(Press):
+    """Which club a ruling is filed under, with a button for each other club it could move to."""
+
+    session: int
+
+
+@kind("rf")
+@dataclasses.dataclass(frozen=True, slots=True)
+class FileUnder(Press):
+    """File the ruling under ``club`` (0: under no club)."""
+
+    session: int
+    club: int
+
+
+@kind("ci")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClubInvitation(Press):
+    """Accept (``y``) or decline (``n``) a club's invitation to a role."""
+
+    club: int
+    answer: str
+
+    def check(self) -> bool:
+        return self.answer in ("y", "n")
+
+
+@kind("fg")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Forget(Press):
+    """The confirmation of /forget."""
+
+    confirm: str = "yes"
+
+    def check(self) -> bool:
+        return self.confirm == "yes"
+
+
+PREFIXES = tuple(KINDS)
