@@ -292,7 +292,7 @@ async def test_a_director_sees_and_changes_the_club_a_ruling_is_filed_under(
     await director.press("No club")
     assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]
     outsider = Table(app, api, user_id=9, chat_id=9)
-    calls = await outsider.press_data(f"rc:{sid}:2", message=director.last_message())
+    calls = await outsider.press_data(f"rf:{sid}:2", message=director.last_message())
     assert [c.method for c in calls] == ["answerCallbackQuery"]
     assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]
 
