@@ -37,12 +37,12 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.answers import build_answers
+from bot.answers import GONE, Act, Kind, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.logs import pseudonym
-from bot.matching import Candidate, Matcher
+from bot.matching import Matcher
 from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
 from bot.telegram.players import PlayerHandlers
@@ -57,6 +57,7 @@ from bot.telegram.render import (
     ruling_html,
     split_message,
 )
+from bot.telegram.replies import OFFER_PREFIX, decode_offer, reply_keyboard, reply_parts
 
 log = logging.getLogger("bot.telegram")
 T = TypeVar("T")
@@ -127,7 +128,8 @@ class TelegramFrontEnd:
         self.book = book
         self.matcher = matcher
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
-        self.players = PlayerHandlers(self, build_answers(book, dialogs.charts, matcher))
+        self.replies = build_replies(book, dialogs.charts, matcher)
+        self.players = PlayerHandlers(self)
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
 
     def install(self, app: Application) -> None:
@@ -162,9 +164,11 @@ class TelegramFrontEnd:
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def _reply(
+    async def reply(
         self, update: Update, text: str, keyboard: InlineKeyboardMarkup | ForceReply | None = None
     ) -> Message | None:
+        """Send HTML as a reply in the update's chat, split within Telegram's limit (the keyboard on the last
+        part); the delivery helper every handler module uses."""
         message = update.effective_message
         if message is None:
             return None
@@ -175,23 +179,24 @@ class TelegramFrontEnd:
             sent = await deliver(partial(message.reply_html, part, reply_markup=markup), idempotent=False)
         return sent
 
-    async def _show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
+    async def show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
         """Show a question (editing the message it replaces) or send the final ruling as new messages."""
         if screen.finished:
             if edit is not None:
-                await self._edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
+                await self.edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
             parts = ruling_html(self.book, screen)
             for index, part in enumerate(parts):
                 last = index == len(parts) - 1
-                await self._reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+                await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
             return
         text, keyboard = question_html(self.book, screen), question_keyboard(screen)
         if edit is not None:
-            await self._edit(edit, text, keyboard)
+            await self.edit(edit, text, keyboard)
         else:
-            await self._reply(update, text, keyboard)
+            await self.reply(update, text, keyboard)
 
-    async def _edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+        """Replace a message's text and buttons; an edit that changes nothing is not an error."""
         try:
             await deliver(
                 lambda: message.edit_text(text, parse_mode=ParseMode.HTML, reply_markup=keyboard), idempotent=True
@@ -217,15 +222,15 @@ class TelegramFrontEnd:
             await self.records.show_shared(update, argument[2:])
             return
         if argument.startswith("c_") and argument[2:] in self.dialogs.charts:
-            await self._start_chart(update, argument[2:])
+            await self.start_chart(update, argument[2:])
             return
         if argument.startswith("law_"):
             await self._law(update, argument[4:])
             return
-        await self._reply(update, "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
+        await self.reply(update, "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
 
     async def on_help(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._reply(update, HELP)
+        await self.reply(update, HELP)
 
     async def on_law(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._law(update, " ".join(context.args or []))
@@ -233,28 +238,28 @@ class TelegramFrontEnd:
     async def _law(self, update: Update, query: str) -> None:
         _found, text = describe_lookup(self.book, query)
         for part in split_message(text.rstrip(), 4000):
-            await self._reply(update, f"<pre>{esc(part)}</pre>")
+            await self.reply(update, f"<pre>{esc(part)}</pre>")
 
     async def on_charts(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         charts = sorted(self.dialogs.charts.values(), key=lambda c: c.title)
         rows = [[InlineKeyboardButton(c.title[:60], callback_data=f"s:{c.id}")] for c in charts]
-        await self._reply(update, "Pick a chart:", InlineKeyboardMarkup(rows) if rows else None)
+        await self.reply(update, "Pick a chart:", InlineKeyboardMarkup(rows) if rows else None)
 
     async def on_new(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._reply(update, "Describe what happened at the table, in your own words.")
+        await self.reply(update, "Describe what happened at the table, in your own words.")
 
     async def on_history(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("finished",), limit=10)
         if not sessions:
-            await self._reply(update, "No rulings yet.")
+            await self.reply(update, "No rulings yet.")
             return
         rows = [[InlineKeyboardButton(f"{s.id}. {s.chart_title}"[:60], callback_data=f"u:{s.id}")] for s in sessions]
-        await self._reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
+        await self.reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
 
     async def on_resume(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("open", "parked"), limit=10)
         if not sessions:
-            await self._reply(update, "Nothing to resume.")
+            await self.reply(update, "Nothing to resume.")
             return
         rows = [
             [
@@ -264,15 +269,15 @@ class TelegramFrontEnd:
             ]
             for s in sessions
         ]
-        await self._reply(update, "Open and parked rulings — tap one to continue:", InlineKeyboardMarkup(rows))
+        await self.reply(update, "Open and parked rulings — tap one to continue:", InlineKeyboardMarkup(rows))
 
     async def on_cancel(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("open",), limit=1)
         if not sessions:
-            await self._reply(update, "No open ruling to cancel.")
+            await self.reply(update, "No open ruling to cancel.")
             return
         await self.dialogs.cancel(self.owner(update), sessions[0].id)
-        await self._reply(
+        await self.reply(
             update, f"Cancelled {esc(sessions[0].chart_title)} (session {sessions[0].id}); its record is kept."
         )
 
@@ -285,7 +290,7 @@ class TelegramFrontEnd:
         private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
         if not private and f"@{context.bot.username}".casefold() not in command.casefold():
             return
-        await self._reply(update, f"I do not know {esc(command[:40])}. /help lists what I can do.")
+        await self.reply(update, f"I do not know {esc(command[:40])}. /help lists what I can do.")
 
     # --- free text ------------------------------------------------------------------------------
 
@@ -306,32 +311,21 @@ class TelegramFrontEnd:
             if username not in text.casefold() and not replying:
                 return
             text = text.replace(f"@{context.bot.username}", " ").strip()
-        reading = self.players.answers.read(text, await self.players.mode(update))
-        if await self.players.reply(update, reading):
-            return
-        assert reading.match is not None
-        result = reading.match
-        candidates = result.candidates if result.confident else result.suggestions
-        lines = []
-        if result.message:
-            lines.append(esc(result.message))
-        if result.confident and result.candidates:
-            lines.insert(0, "Which situation is it?")
-            for candidate in result.candidates:
-                why = ", ".join(candidate.matched[:4])
-                lines.append(
-                    f"• Law {candidate.law} — {esc(candidate.title)}" + (f" <i>({esc(why)})</i>" if why else "")
-                )
-        rows = [[self._candidate_button(c)] for c in candidates]
-        rows.append([InlineKeyboardButton("None of these", callback_data="n")])
-        await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
+        await self.send_reply(update, self.replies.to_text(text, await self.players.mode(update)))
 
-    @staticmethod
-    def _candidate_button(candidate: Candidate) -> InlineKeyboardButton:
-        label = f"Law {candidate.law} — {candidate.title}"[:60]
-        if candidate.charts:
-            return InlineKeyboardButton(label, callback_data=f"s:{candidate.charts[0]}")
-        return InlineKeyboardButton(label, callback_data=f"l:{candidate.law}")
+    async def send_reply(self, update: Update, reply: Reply, edit: Message | None = None) -> None:
+        """Show what the shared step returned: a chart to start, or its text with a button per offer
+        (``edit``: replace that message, as a triage question narrowing down does)."""
+        if reply.kind is Kind.START:
+            await self.start_chart(update, reply.key)
+            return
+        parts = reply_parts(reply)
+        if edit is not None and len(parts) == 1:
+            await self.edit(edit, parts[0], reply_keyboard(reply))
+            return
+        for part in parts[:-1]:
+            await self.reply(update, part)
+        await self.reply(update, parts[-1], reply_keyboard(reply))
 
     # --- buttons --------------------------------------------------------------------------------
 
@@ -377,9 +371,8 @@ class TelegramFrontEnd:
             "k": self._press_keep,
             "m": self._press_more,
             "s": self._press_start,
-            "l": self._press_law,
             "u": self._press_resume,
-            "n": self._press_none,
+            OFFER_PREFIX: self._press_offer,
             **self.records.press_handlers(),
             **self.players.press_handlers(),
         }
@@ -394,34 +387,36 @@ class TelegramFrontEnd:
     async def _press_answer(self, update: Update, args: list[str]) -> None:
         sid, step, index = args
         moved = await self.dialogs.answer(self.owner(update), int(sid), int(step), int(index))
-        await self._show(update, moved, edit=self._message(update))
+        await self.show(update, moved, edit=self.pressed_message(update))
 
     async def _press_back(self, update: Update, args: list[str]) -> None:
         sid, step = args
         await self._current(update, sid, step)
-        await self._show(update, await self.dialogs.back(self.owner(update), int(sid)), edit=self._message(update))
+        moved = await self.dialogs.back(self.owner(update), int(sid))
+        await self.show(update, moved, edit=self.pressed_message(update))
 
     async def _press_restart(self, update: Update, args: list[str]) -> None:
         sid, step = args
         await self._current(update, sid, step)
-        await self._show(update, await self.dialogs.restart(self.owner(update), int(sid)), edit=self._message(update))
+        moved = await self.dialogs.restart(self.owner(update), int(sid))
+        await self.show(update, moved, edit=self.pressed_message(update))
 
     async def _press_change_menu(self, update: Update, args: list[str]) -> None:
         sid, step = args
         screen = await self._current(update, sid, step)
-        message = self._message(update)
+        message = self.pressed_message(update)
         if message is not None:
-            await self._edit(message, "Which answer do you want to change?", change_keyboard(screen))
+            await self.edit(message, "Which answer do you want to change?", change_keyboard(screen))
 
     async def _press_reopen(self, update: Update, args: list[str]) -> None:
         sid, number = args
         owner = self.owner(update)
         now = await self.dialogs.screen(owner, int(sid))
         question = await self.dialogs.reopen(owner, int(sid), int(number))
-        message = self._message(update)
+        message = self.pressed_message(update)
         if message is not None:
             text = f"Changing answer {int(number)}:\n" + question_html(self.book, question)
-            await self._edit(message, text, reopen_keyboard(question, int(number), now.step))
+            await self.edit(message, text, reopen_keyboard(question, int(number), now.step))
 
     async def _press_change(self, update: Update, args: list[str]) -> None:
         sid, step, number, index = args
@@ -430,12 +425,12 @@ class TelegramFrontEnd:
         if not 0 <= int(index) < len(question.options):
             raise Stale(STALE, question)
         changed = await self.dialogs.change(self.owner(update), int(sid), int(number), question.options[int(index)].id)
-        await self._show(update, changed, edit=self._message(update))
+        await self.show(update, changed, edit=self.pressed_message(update))
 
     async def _press_keep(self, update: Update, args: list[str]) -> None:
         sid, step = args
         screen = await self._current(update, sid, step)
-        await self._show(update, screen, edit=self._message(update))
+        await self.show(update, screen, edit=self.pressed_message(update))
 
     async def _press_more(self, update: Update, args: list[str]) -> None:
         sid, step = args
@@ -443,40 +438,41 @@ class TelegramFrontEnd:
         if screen.step != int(step):
             raise Stale(STALE, screen)
         for part in laws_html(self.book, screen.laws):
-            await self._reply(update, part)
+            await self.reply(update, part)
 
     async def _press_start(self, update: Update, args: list[str]) -> None:
         (chart_id,) = args
         if chart_id not in self.dialogs.charts:
             return None
-        await self._start_chart(update, chart_id)
+        await self.start_chart(update, chart_id)
 
-    async def _start_chart(self, update: Update, chart_id: str) -> None:
+    async def start_chart(self, update: Update, chart_id: str) -> None:
+        """Open a chart for the user in this chat and show its first question."""
         owner = self.owner(update)
         screen = await self.dialogs.start(owner, chart_id, self.chat(update))
         clubs = await self.dialogs.store.clubs_of(owner)
         if len(clubs) == 1:  # a director of one club: the ruling belongs to that club's log
             await self.dialogs.store.set_session_club(screen.session_id, clubs[0])
-        await self._show(update, screen)
-
-    async def _press_law(self, update: Update, args: list[str]) -> None:
-        (ref,) = args
-        await self._law(update, ref)
+        await self.show(update, screen)
 
     async def _press_resume(self, update: Update, args: list[str]) -> None:
         (sid,) = args
         screen = await self.dialogs.resume(self.owner(update), int(sid))
-        await self._show(update, screen)
+        await self.show(update, screen)
 
-    async def _press_none(self, update: Update, _args: list[str]) -> None:
-        await self._reply(
-            update,
-            "Try describing who did what and when — for example <i>declarer led from the wrong hand</i>, "
-            "<i>dummy pointed out a revoke</i>, <i>he claimed but trumps are out</i> — or pick from /charts.",
-        )
+    async def _press_offer(self, update: Update, args: list[str]) -> str | None:
+        """An offer of a reply followed through the shared step; one that leads nowhere now is a notice."""
+        pressed = decode_offer(":".join((OFFER_PREFIX, *args)))
+        reply = self.replies.follow(*pressed) if pressed is not None else None
+        if reply is None or reply.kind is Kind.GONE:
+            return GONE
+        narrowing = pressed is not None and pressed[0] in (Act.TRIAGE, Act.NONE)
+        await self.send_reply(update, reply, edit=self.pressed_message(update) if narrowing else None)
+        return None
 
     @staticmethod
-    def _message(update: Update) -> Message | None:
+    def pressed_message(update: Update) -> Message | None:
+        """The message whose button was pressed (None when Telegram no longer sends it)."""
         query = update.callback_query
         return query.message if query is not None and isinstance(query.message, Message) else None
 

@@ -111,7 +111,7 @@ class RecordHandlers:
             [InlineKeyboardButton(f"Non-offending {s}", callback_data=f"rd:{sid}:non_offenders:{s}") for s in SIDES]
         )
         rows.append([InlineKeyboardButton("Name the event", callback_data=f"re:{sid}")])
-        await self.front._reply(
+        await self.front.reply(
             update,
             f"Ruling {sid}: tap the board, the offender's seat and the non-offending "
             "side (any you know; skip the rest).",
@@ -129,12 +129,12 @@ class RecordHandlers:
     async def _ask_note(self, update: Update, args: list[str]) -> None:
         (sid,) = args
         await self.rulings.own(self.front.owner(update), int(sid))
-        await self.front._reply(update, NOTE_PROMPT.format(sid=sid), ForceReply(selective=True))
+        await self.front.reply(update, NOTE_PROMPT.format(sid=sid), ForceReply(selective=True))
 
     async def _ask_event(self, update: Update, args: list[str]) -> None:
         (sid,) = args
         await self.rulings.own(self.front.owner(update), int(sid))
-        await self.front._reply(update, EVENT_PROMPT.format(sid=sid), ForceReply(selective=True))
+        await self.front.reply(update, EVENT_PROMPT.format(sid=sid), ForceReply(selective=True))
 
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of our prompts (note, appeal reason); True when it was one."""
@@ -153,16 +153,16 @@ class RecordHandlers:
         try:
             if kind == "Note for":
                 await self.rulings.annotate(owner, sid, note=text)
-                await self.front._reply(update, f"Note saved on ruling {sid}.")
+                await self.front.reply(update, f"Note saved on ruling {sid}.")
             elif kind == "Event for":
                 await self.rulings.annotate(owner, sid, event=text[:200])
-                await self.front._reply(update, f"Event saved on ruling {sid}.")
+                await self.front.reply(update, f"Event saved on ruling {sid}.")
             else:
                 record = await self.rulings.appeal(owner, sid, text, token=token)
-                await self.front._reply(update, f"Appeal lodged on ruling {sid}; the club's committee will decide.")
+                await self.front.reply(update, f"Appeal lodged on ruling {sid}; the club's committee will decide.")
                 await self._tell_committee(update, record, owner, text)
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
         return True
 
     async def _tell_committee(self, update: Update, record: RulingRecord, by: str, reason: str) -> None:
@@ -184,7 +184,7 @@ class RecordHandlers:
         username = update.get_bot().username
         link = f"https://t.me/{username}?start=r_{token}"
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Stop sharing", callback_data=f"rr:{sid}")]])
-        await self.front._reply(
+        await self.front.reply(
             update,
             f"{summary_html(record)}\n\nShare this link with the players: {esc(link)}\n"
             f"(or type <code>@{esc(username)} {token}</code> in any chat)",
@@ -200,14 +200,14 @@ class RecordHandlers:
         """What a share link opens: the read-only transcript, and an appeal button."""
         record = await self.rulings.shared(token)
         if record is None:
-            await self.front._reply(update, "This link does not open a ruling (it may have been withdrawn).")
+            await self.front.reply(update, "This link does not open a ruling (it may have been withdrawn).")
             return
         text = to_text(self.front.book, record)
         parts = split_message(text, 3900)
         for part in parts[:-1]:
-            await self.front._reply(update, f"<pre>{esc(part)}</pre>")
+            await self.front.reply(update, f"<pre>{esc(part)}</pre>")
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("⚖ Appeal this ruling", callback_data=f"rt:{token}")]])
-        await self.front._reply(update, f"<pre>{esc(parts[-1])}</pre>", keyboard)
+        await self.front.reply(update, f"<pre>{esc(parts[-1])}</pre>", keyboard)
 
     async def on_inline(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         """Inline mode: '@bot TOKEN' in any chat offers the ruling as a message to send."""
@@ -242,7 +242,7 @@ class RecordHandlers:
         image = await _png(to_dot(chart, visited, taken))
         if image is None:
             path = "\n".join(f"{n}. {a.question} → {a.answer}" for n, a in enumerate(record.path, start=1))
-            await self.front._reply(update, f"(No picture: Graphviz is not installed.)\n<pre>{esc(path)}</pre>")
+            await self.front.reply(update, f"(No picture: Graphviz is not installed.)\n<pre>{esc(path)}</pre>")
             return
         message = update.effective_message
         if message is not None:
@@ -251,7 +251,7 @@ class RecordHandlers:
     async def _reopen(self, update: Update, args: list[str]) -> None:
         (sid,) = args
         screen = await self.rulings.reopen(self.front.owner(update), int(sid))
-        await self.front._show(update, screen)
+        await self.front.show(update, screen)
 
     # --- appeals --------------------------------------------------------------------------------
 
@@ -271,22 +271,22 @@ class RecordHandlers:
         if record.appeal_deadline is not None and time.time() > record.appeal_deadline:
             raise RulingError("The time to appeal this ruling has ended.")
         prompt = APPEAL_PROMPT.format(sid=record.session_id, token=f" [{token}]" if token else "")
-        await self.front._reply(update, esc(prompt), ForceReply(selective=True))
+        await self.front.reply(update, esc(prompt), ForceReply(selective=True))
 
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/decide RULING upheld|changed|adjusted returned|forfeited|none [text]"""
         args = context.args or []
         if len(args) < 3 or not args[0].isdigit():
-            await self.front._reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
+            await self.front.reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
             return
         try:
             record = await self.rulings.decide(
                 self.front.owner(update), int(args[0]), args[1], args[2], " ".join(args[3:])
             )
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
             return
-        await self.front._reply(
+        await self.front.reply(
             update, f"Decision recorded on ruling {record.session_id}: {esc(args[1])}, deposit {esc(args[2])}."
         )
 
@@ -301,7 +301,7 @@ class RecordHandlers:
         try:
             if args[:1] == ["new"] and len(args) > 1:
                 club_id = await store.create_club(" ".join(args[1:])[:80], "WBF", owner)
-                await self.front._reply(
+                await self.front.reply(
                     update,
                     f"Club {club_id} created; you are its administrator. "
                     f"Set its authority with /club {club_id} authority ACBL.",
@@ -310,7 +310,7 @@ class RecordHandlers:
             if len(args) < 2 or not args[0].isdigit():
                 clubs = await store.clubs_of(owner)
                 listing = ", ".join(map(str, clubs)) or "none"
-                await self.front._reply(
+                await self.front.reply(
                     update,
                     f"Your clubs: {listing}. Commands: /club new NAME · /club ID authority "
                     "WBF|ACBL|EBU|other · /club ID deadline MINUTES · /club ID appeals here · "
@@ -324,7 +324,7 @@ class RecordHandlers:
                 counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
                 lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
                 lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
-                await self.front._reply(update, esc("\n".join(lines)))
+                await self.front.reply(update, esc("\n".join(lines)))
                 return
             if "admin" not in await store.roles(club_id, owner):
                 raise RulingError("Only the club's administrators can change it.")
@@ -345,13 +345,13 @@ class RecordHandlers:
                 await store.set_role(club_id, f"tg:{rest[0]}", rest[1])
             else:
                 raise RulingError("I did not understand that. Type /club for the commands.")
-            await self.front._reply(update, f"Club {club_id} updated.")
+            await self.front.reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, delete everything", callback_data="fg:yes")]])
-        await self.front._reply(
+        await self.front.reply(
             update,
             "This deletes all your sessions and rulings, their share links, and your club roles. It cannot be undone.",
             keyboard,
