@@ -320,3 +320,16 @@ async def test_unknown_commands_are_answered_in_private_and_ignored_in_groups(
     group = Table(app, api, chat_id=-100)
     assert await group.send("/help@otherbot") == []
     assert "I do not know /nope@td_bot" in group.texts(await group.send("/nope@td_bot"))
+
+
+def test_every_offer_fits_in_button_data_and_reads_back() -> None:
+    from bot.answers import Act, Offer, load_triage
+    from bot.telegram.replies import decode_offer, encode_offer
+
+    charts = load_charts()
+    offers = [Offer("x", Act.CHART, c) for c in charts] + [Offer("x", Act.TOPIC, f"c:{c}") for c in charts]
+    offers += [Offer("x", Act.TRIAGE, b.key) for b in load_triage().walk()] + [Offer("x", Act.NONE)]
+    offers += [Offer("x", Act.LAW, "27B1(b)"), Offer("x", Act.RELATED, "l:93")]
+    for offer in offers:
+        assert decode_offer(encode_offer(offer)) == (offer.act, offer.key)
+    assert decode_offer("a:1:2:3") is None and decode_offer("o:?:x") is None
