@@ -43,7 +43,7 @@ class TitleBaseline:
     def match(self, text: str, limit: int = 3) -> MatchResult:
         found = process.extract(text, self.titles, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit)
         candidates = tuple(Candidate(n, title, (), score, ()) for title, score, n in found)
-        return MatchResult(text, candidates, None, True, None, ())
+        return MatchResult(text, candidates, None, True, None)
 
 
 def line(name: str, result: Evaluation) -> str:

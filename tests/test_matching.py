@@ -136,10 +136,9 @@ def test_a_reference_goes_straight_to_the_law(matcher: Matcher, text: str, ref: 
         ("2c", "not sure"),
     ],
 )
-def test_bad_input_gets_a_clear_answer_and_common_situations(matcher: Matcher, text: str, says: str) -> None:
+def test_bad_input_gets_a_clear_answer(matcher: Matcher, text: str, says: str) -> None:
     result = matcher.match(text)
     assert not result.confident and result.message and says in result.message
-    assert result.suggestions and 54 in [c.law for c in result.suggestions]
 
 
 def test_very_long_and_mixed_script_text_is_handled(matcher: Matcher) -> None:

@@ -219,20 +219,57 @@ async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, Fa
     assert "stays face up" in table.texts(calls)
 
 
-async def test_free_text_offers_candidates_and_a_way_out(store: Store) -> None:
+async def test_free_text_offers_one_button_per_situation_and_a_way_out(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
     table = Table(app, api)
     calls = await table.send("LHO led before the auction was over, wrong defender led")
     (reply,) = [c for c in calls if c.method == "sendMessage"]
     buttons = [b["text"] for row in reply.params["reply_markup"]["inline_keyboard"] for b in row]
-    assert any(label.startswith("Law 54") for label in buttons)
+    assert buttons[0] == "Opening lead out of turn — Law 54 (likely)" and len(buttons) == len(set(buttons))
     assert buttons[-1] == "None of these"
-    calls = await table.press("Law 54")
+    calls = await table.press("Opening lead out of turn")
     assert "opening lead" in table.texts(calls).lower()
-    calls = await table.press_data("n")
-    assert "Try describing who did what" in table.texts(calls)
+    situations = table.last_message(with_button="None of these")
+    calls = await table.press("None of these", situations)
+    assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # narrowed in place
+    assert "When did it happen?" in table.texts(calls)
     await app.shutdown()
+
+
+async def test_vague_words_are_narrowed_down_to_a_chart(store: Store) -> None:
+    api = FakeBotAPI()
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    assert "When did it happen?" in table.texts(await table.send("something weird happened"))
+    assert "What happened in the play?" in table.texts(await table.press("Play"))
+    assert "Which situation is it?" in table.texts(await table.press("A revoke"))
+    calls = await table.press("Revoke — Law 61")
+    assert [c for c in calls if c.method == "sendMessage"] and (await store.sessions("tg:1", ("open",)))
+    await app.shutdown()
+
+
+async def test_chatter_and_a_bare_number_start_nothing(store: Store) -> None:
+    api = FakeBotAPI()
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    for text in ("thanks", "ok", "1", "hello 👋"):
+        calls = await table.send(text)
+        (reply,) = [c for c in calls if c.method == "sendMessage"]
+        assert reply.params["text"].startswith("Describe what happened at the table"), text
+        assert "reply_markup" not in reply.params
+    assert await store.sessions("tg:1", ("open", "parked", "finished")) == []
+    await app.shutdown()
+
+
+async def test_a_stale_or_forged_offer_gets_one_calm_notice(demo: tuple[Application, FakeBotAPI]) -> None:
+    app, api = demo
+    table = Table(app, api)
+    await table.send("/help")
+    for data in ("o:c:no-such-chart", "o:q:play.nothing", "o:l:120", "o:t:c:nope", "o:r:l:0", "o:z:x", "o:", "o"):
+        calls = await table.press_data(data)
+        assert [c.method for c in calls] == ["answerCallbackQuery"], data
+        assert table.alerts(calls) == ["That choice is no longer available; describe what happened again."], data
 
 
 @pytest.mark.parametrize(
@@ -314,3 +351,17 @@ async def test_unknown_commands_are_answered_in_private_and_ignored_in_groups(
     group = Table(app, api, chat_id=-100)
     assert await group.send("/help@otherbot") == []
     assert "I do not know /nope@td_bot" in group.texts(await group.send("/nope@td_bot"))
+
+
+def test_every_offer_fits_in_button_data_and_reads_back() -> None:
+    from bot.answers import Act, Offer, load_triage
+    from bot.telegram.callbacks import FollowOffer, decode
+
+    charts = load_charts()
+    offers = [Offer("x", Act.CHART, c) for c in charts] + [Offer("x", Act.TOPIC, f"c:{c}") for c in charts]
+    offers += [Offer("x", Act.TRIAGE, b.key) for b in load_triage().walk()] + [Offer("x", Act.NONE)]
+    offers += [Offer("x", Act.LAW, "27B1(b)"), Offer("x", Act.RELATED, "l:93")]
+    for offer in offers:
+        pressed = decode(FollowOffer.of(offer).encode())
+        assert isinstance(pressed, FollowOffer) and pressed.read() == (offer.act, offer.key)
+    assert decode("o:?:x") is None

@@ -123,7 +123,7 @@ class Replies:
         if term is not None:
             return self.term(term)
         near = self.answers.glossary.suggest(asked)
-        hint = f" Did you mean: {', '.join(near)}?" if near else " “law definitions” lists the defined terms."
+        hint = f" Did you mean: {', '.join(near)}?" if near else " The Laws' own terms are under “law definitions”."
         return Reply(Kind.SAY, f"I have no entry for “{asked.strip()[:60]}”.{hint}")
 
     # --- the replies ------------------------------------------------------------------------------
@@ -177,7 +177,7 @@ class Replies:
             return Reply(Kind.TRIAGE, branch.question, offers)
         charts = [self.charts[c] for c in branch.charts if c in self.charts]
         if not charts:
-            return Reply(Kind.SAY, "No chart fits that yet; “charts” lists them all.")
+            return Reply(Kind.SAY, "No chart fits that yet; the list of charts has them all.")
         offers = tuple(Offer(f"{plain_name(c)} — Law {law_number(c.laws[0])}", Act.CHART, c.id) for c in charts)
         return Reply(Kind.SITUATIONS, "Which situation is it?", offers)
 

@@ -44,7 +44,6 @@ from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 log = logging.getLogger("bot.matching")
 
 CONFIDENT = 42.0  # a top score below this is "nothing convincing" (a stray word like "start" scores ~41)
-COMMON_SITUATIONS = (54, 27, 61, 16, 50, 70, 31, 25, 75, 13)
 COVERAGE = 0.5  # a phrase counts when the query holds at least this share of its weighted words
 SPECIFIC = 2  # a phrase's score grows with the power of its coverage: whole phrases beat parts
 ORDER = 0.1  # a phrase's score grows by this share per pair of its words the query holds side by side, in order
@@ -91,7 +90,6 @@ class MatchResult:
     direct_ref: str | None  # canonical reference when the text was a law reference
     confident: bool
     message: str | None  # why nothing convincing / a law that does not exist / empty text, with a hint
-    suggestions: tuple[Candidate, ...]  # common situations to offer when not confident
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +315,8 @@ class Matcher:
             totals[law] = totals.get(law, 0.0) + points
         top = tuple(self._ranked(totals, scored, words, limit)) if scored else ()
         if scored and (max(c.score for c in scored.values()) >= CONFIDENT or _agreed(top, nearest, typical)):
-            return MatchResult(query, top, None, True, None, ())
-        return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT, self._common(top))
+            return MatchResult(query, top, None, True, None)
+        return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT)
 
     def _ranked(
         self, totals: dict[int, float], scored: dict[int, Candidate], words: list[Token], limit: int
@@ -366,25 +364,15 @@ class Matcher:
         while exact is not None and not self.book.exists(exact):
             exact = exact.parent()
         candidate = Candidate(law.number, law.title, self._charts_for(law.number, []), 100.0, (text.strip(),))
-        return MatchResult(text, (candidate,), str(exact or law.number), True, None, ())
+        return MatchResult(text, (candidate,), str(exact or law.number), True, None)
 
     def _charts_for(self, law: int, matched: list[str | None]) -> tuple[str, ...]:
         """Charts for a law: those whose keywords matched first, then the others that serve it."""
         ordered = [c for c in matched if c] + self.charts_by_law.get(law, [])
         return tuple(dict.fromkeys(ordered))
 
-    def _common(self, weak: tuple[Candidate, ...] = ()) -> tuple[Candidate, ...]:
-        """What to offer when unsure: the weak guesses first, then the situations directors meet most."""
-        common = [
-            Candidate(n, self.book.laws[n].title, self._charts_for(n, []), 0.0, ())
-            for n in COMMON_SITUATIONS
-            if n in self.book.laws
-        ]
-        offered = {c.law: c for c in [*weak, *common]}
-        return tuple(offered.values())[:6]
-
     def _nothing(self, query: str, why: str) -> MatchResult:
-        return MatchResult(query, (), None, False, f"{why} {HINT}", self._common())
+        return MatchResult(query, (), None, False, f"{why} {HINT}")
 
 
 _REFERENCE = re.compile(  # "law 27", "L27B1", "27b1(a)", a bare "54"; never "2c" or "4h", which are bids

@@ -40,12 +40,12 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.answers import build_answers
+from bot.answers import GONE, Act, Kind, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.logs import pseudonym
-from bot.matching import Candidate, Matcher
+from bot.matching import Matcher
 from bot.rulings import Rulings
 from bot.store import StoreBusy, StoreError
 from bot.telegram.callbacks import (
@@ -54,6 +54,7 @@ from bot.telegram.callbacks import (
     Change,
     ChangeMenu,
     ChangeWhich,
+    FollowOffer,
     Keep,
     LawText,
     NoneOfThese,
@@ -76,6 +77,7 @@ from bot.telegram.render import (
     ruling_html,
     split_message,
 )
+from bot.telegram.replies import reply_keyboard, reply_parts
 
 log = logging.getLogger("bot.telegram")
 T = TypeVar("T")
@@ -153,7 +155,8 @@ class TelegramFrontEnd:
         self.book = book
         self.matcher = matcher
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
-        self.players = PlayerHandlers(self, build_answers(book, dialogs.charts, matcher))
+        self.replies = build_replies(book, dialogs.charts, matcher)
+        self.players = PlayerHandlers(self)
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
         # What was typed, by the (chat, message) offering its situations: a chart started from there answers
         # what the description already says. In memory only: after a restart the chart simply asks.
@@ -193,9 +196,11 @@ class TelegramFrontEnd:
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def _reply(
+    async def reply(
         self, update: Update, text: str, keyboard: InlineKeyboardMarkup | ForceReply | None = None
     ) -> Message | None:
+        """Send HTML as a reply in the update's chat, split within Telegram's limit (the keyboard on the last
+        part); the delivery helper every handler module uses."""
         message = update.effective_message
         if message is None:
             return None
@@ -206,23 +211,23 @@ class TelegramFrontEnd:
             sent = await deliver(partial(message.reply_html, part, reply_markup=markup), idempotent=False)
         return sent
 
-    async def _show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
+    async def show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
         """Show a question (editing the message it replaces) or send the final ruling as new messages."""
         if screen.finished:
             if edit is not None:
-                await self._edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
+                await self.edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
             parts = ruling_html(self.book, screen)
             for index, part in enumerate(parts):
                 last = index == len(parts) - 1
-                await self._reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+                await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
             return
         text, keyboard = question_html(screen), question_keyboard(screen)
         if edit is not None:
-            await self._edit(edit, text, keyboard)
+            await self.edit(edit, text, keyboard)
         else:
-            await self._reply(update, text, keyboard)
+            await self.reply(update, text, keyboard)
 
-    async def _edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit a message in place; when Telegram refuses the edit (the message was deleted, is too old to
         edit, …) send the text as a new message instead, so the director still sees where the ruling stands."""
         try:
@@ -261,16 +266,16 @@ class TelegramFrontEnd:
             await self.records.show_shared(update, argument[2:])
             return
         if argument.startswith("c_") and argument[2:] in self.dialogs.charts:
-            await self._start_chart(update, argument[2:])
+            await self.start_chart(update, argument[2:])
             return
         if argument.startswith("law_"):
             await self._law(update, argument[4:])
             return
         hint = UNKNOWN_LINK + "\n\n" if argument.startswith("c_") else ""
-        await self._reply(update, hint + "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
+        await self.reply(update, hint + "Welcome — the tournament director's companion (Laws 2017).\n\n" + HELP)
 
     async def on_help(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._reply(update, HELP)
+        await self.reply(update, HELP)
 
     async def on_law(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._law(update, " ".join(context.args or []))
@@ -278,31 +283,31 @@ class TelegramFrontEnd:
     async def _law(self, update: Update, query: str) -> None:
         _found, text = describe_lookup(self.book, query)
         for part in split_message(text.rstrip(), 4000):
-            await self._reply(update, f"<pre>{esc(part)}</pre>")
+            await self.reply(update, f"<pre>{esc(part)}</pre>")
 
     async def on_charts(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         charts = sorted(self.dialogs.charts.values(), key=lambda c: c.title)
         rows = [[InlineKeyboardButton(c.title[:60], callback_data=StartChart(c.id).encode())] for c in charts]
-        await self._reply(update, "Pick a chart:", InlineKeyboardMarkup(rows) if rows else None)
+        await self.reply(update, "Pick a chart:", InlineKeyboardMarkup(rows) if rows else None)
 
     async def on_new(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._reply(update, "Describe what happened at the table, in your own words.")
+        await self.reply(update, "Describe what happened at the table, in your own words.")
 
     async def on_history(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("finished",), limit=10)
         if not sessions:
-            await self._reply(update, "No rulings yet.")
+            await self.reply(update, "No rulings yet.")
             return
         rows = [
             [InlineKeyboardButton(f"{s.id}. {s.chart_title}"[:60], callback_data=Resume(s.id).encode())]
             for s in sessions
         ]
-        await self._reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
+        await self.reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
 
     async def on_resume(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("open", "parked"), limit=10)
         if not sessions:
-            await self._reply(update, "Nothing to resume.")
+            await self.reply(update, "Nothing to resume.")
             return
         rows = [
             [
@@ -313,15 +318,15 @@ class TelegramFrontEnd:
             ]
             for s in sessions
         ]
-        await self._reply(update, "Open and parked rulings — tap one to continue:", InlineKeyboardMarkup(rows))
+        await self.reply(update, "Open and parked rulings — tap one to continue:", InlineKeyboardMarkup(rows))
 
     async def on_cancel(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         sessions = await self.dialogs.sessions(self.owner(update), ("open",), limit=1)
         if not sessions:
-            await self._reply(update, "No open ruling to cancel.")
+            await self.reply(update, "No open ruling to cancel.")
             return
         await self.dialogs.cancel(self.owner(update), sessions[0].id)
-        await self._reply(
+        await self.reply(
             update, f"Cancelled {esc(sessions[0].chart_title)} (session {sessions[0].id}); its record is kept."
         )
 
@@ -334,7 +339,7 @@ class TelegramFrontEnd:
         private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
         if not private and f"@{context.bot.username}".casefold() not in command.casefold():
             return
-        await self._reply(update, f"I do not know {esc(command[:40])}. /help lists what I can do.")
+        await self.reply(update, f"I do not know {esc(command[:40])}. /help lists what I can do.")
 
     # --- free text ------------------------------------------------------------------------------
 
@@ -351,29 +356,26 @@ class TelegramFrontEnd:
             if username not in text.casefold() and not _replies_to_bot(message, context.bot.id):
                 return
             text = text.replace(f"@{context.bot.username}", " ").strip()
-        reading = self.players.answers.read(text, await self.players.mode(update))
-        if await self.players.reply(update, reading):
-            return
-        assert reading.match is not None
-        result = reading.match
-        candidates = result.candidates if result.confident else result.suggestions
-        lines = []
-        if result.message:
-            lines.append(esc(result.message))
-        if result.confident and result.candidates:
-            lines.insert(0, "Which situation is it?")
-            for candidate in result.candidates:
-                why = ", ".join(candidate.matched[:4])
-                lines.append(
-                    f"• Law {candidate.law} — {esc(candidate.title)}" + (f" <i>({esc(why)})</i>" if why else "")
-                )
-        rows = [[self._candidate_button(c)] for c in candidates]
-        rows.append([InlineKeyboardButton("None of these", callback_data=NoneOfThese().encode())])
-        sent = await self._reply(update, "\n".join(lines) or "Which situation is it?", InlineKeyboardMarkup(rows))
-        if sent is not None:
+        sent = await self.send_reply(update, self.replies.to_text(text, await self.players.mode(update)))
+        if sent is not None:  # a chart started from this message's offers answers what the text already says
             self.described[(sent.chat_id, sent.message_id)] = text
             while len(self.described) > DESCRIPTIONS_KEPT:
                 self.described.popitem(last=False)
+
+    async def send_reply(self, update: Update, reply: Reply, edit: Message | None = None) -> Message | None:
+        """Show what the shared step returned: a chart to start, or its text with a button per offer
+        (``edit``: replace that message, as a triage question narrowing down does). The message that carries
+        the offers is returned."""
+        if reply.kind is Kind.START:
+            await self.start_chart(update, reply.key)
+            return None
+        parts = reply_parts(reply)
+        if edit is not None and len(parts) == 1:
+            await self.edit(edit, parts[0], reply_keyboard(reply))
+            return edit
+        for part in parts[:-1]:
+            await self.reply(update, part)
+        return await self.reply(update, parts[-1], reply_keyboard(reply))
 
     async def on_media(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A photo without a caption, a sticker, a voice message…: one line on what the bot reads (in a
@@ -383,14 +385,7 @@ class TelegramFrontEnd:
             return
         private = update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
         if private or _replies_to_bot(message, context.bot.id):
-            await self._reply(update, MEDIA)
-
-    @staticmethod
-    def _candidate_button(candidate: Candidate) -> InlineKeyboardButton:
-        label = f"Law {candidate.law} — {candidate.title}"[:60]
-        if candidate.charts:
-            return InlineKeyboardButton(label, callback_data=StartChart(candidate.charts[0]).encode())
-        return InlineKeyboardButton(label, callback_data=ShowLaw(candidate.law).encode())
+            await self.reply(update, MEDIA)
 
     # --- buttons --------------------------------------------------------------------------------
 
@@ -415,7 +410,7 @@ class TelegramFrontEnd:
         except NotFound:
             return NOT_YOURS
         except Moved as exc:
-            await self._show(update, exc.screen, edit=self._message(update))
+            await self.show(update, exc.screen, edit=self.pressed_message(update))
             return MOVED
         except Stale:
             return STALE
@@ -446,6 +441,7 @@ class TelegramFrontEnd:
             ShowLaw: self._press_law,
             Resume: self._press_resume,
             NoneOfThese: self._press_none,
+            FollowOffer: self._press_offer,
             **self.records.press_handlers(),
             **self.players.press_handlers(),
         }
@@ -463,32 +459,32 @@ class TelegramFrontEnd:
         moved = await self.dialogs.answer(
             self.owner(update), press.session, press.step, press.option, question=press.question
         )
-        await self._show(update, moved, edit=self._message(update))
+        await self.show(update, moved, edit=self.pressed_message(update))
 
     async def _press_back(self, update: Update, press: Back) -> None:
         await self._current(update, press.session, press.step, press.question)
         screen = await self.dialogs.back(self.owner(update), press.session)
-        await self._show(update, screen, edit=self._message(update))
+        await self.show(update, screen, edit=self.pressed_message(update))
 
     async def _press_restart(self, update: Update, press: Restart) -> None:
         await self._current(update, press.session, press.step, press.question)
         screen = await self.dialogs.restart(self.owner(update), press.session)
-        await self._show(update, screen, edit=self._message(update))
+        await self.show(update, screen, edit=self.pressed_message(update))
 
     async def _press_change_menu(self, update: Update, press: ChangeMenu) -> None:
         screen = await self._current(update, press.session, press.step, press.question)
-        message = self._message(update)
+        message = self.pressed_message(update)
         if message is not None:
-            await self._edit(message, "Which answer do you want to change?", change_keyboard(screen))
+            await self.edit(message, "Which answer do you want to change?", change_keyboard(screen))
 
     async def _press_reopen(self, update: Update, press: ChangeWhich) -> None:
         owner = self.owner(update)
         now = await self.dialogs.screen(owner, press.session)
         question = await self.dialogs.reopen(owner, press.session, press.number)
-        message = self._message(update)
+        message = self.pressed_message(update)
         if message is not None:
             text = f"Changing answer {press.number}:\n" + question_html(question)
-            await self._edit(message, text, reopen_keyboard(question, press.number, now))
+            await self.edit(message, text, reopen_keyboard(question, press.number, now))
 
     async def _press_change(self, update: Update, press: Change) -> None:
         await self._current(update, press.session, press.step, None)  # the question is that of answer ``number``
@@ -498,38 +494,38 @@ class TelegramFrontEnd:
         changed = await self.dialogs.change(
             self.owner(update), press.session, press.number, question.options[press.option].id, question=press.question
         )
-        await self._show(update, changed, edit=self._message(update))
+        await self.show(update, changed, edit=self.pressed_message(update))
 
     async def _press_keep(self, update: Update, press: Keep) -> None:
         screen = await self._current(update, press.session, press.step, press.question)
-        await self._show(update, screen, edit=self._message(update))
+        await self.show(update, screen, edit=self.pressed_message(update))
 
     async def _press_more(self, update: Update, press: LawText) -> None:
         screen = await self._current(update, press.session, press.step, press.question)
         for part in laws_html(self.book, screen.laws):
-            await self._reply(update, part)
+            await self.reply(update, part)
 
     async def _press_start(self, update: Update, press: StartChart) -> None:
         if press.chart not in self.dialogs.charts:
             return None
-        message = self._message(update)
-        described = self.described.get((message.chat_id, message.message_id)) if message else None
-        await self._start_chart(update, press.chart, described, described_by=self._describer(update))
+        await self.start_chart(update, press.chart)
 
-    async def _start_chart(
-        self, update: Update, chart_id: str, description: str | None = None, *, described_by: str | None = None
-    ) -> None:
-        """The rulings service decides who may start it (and files it under the director's club)."""
+    async def start_chart(self, update: Update, chart_id: str) -> None:
+        """Open a chart for the user in this chat. Started from a pressed offer, what was described above it
+        answers what it can, and in a group only the person who described it may start it (the rulings
+        service decides, and files the ruling under the director's club)."""
+        message = self.pressed_message(update)
+        described = self.described.get((message.chat_id, message.message_id)) if message else None
         screen = await self.records.rulings.start(
-            self.owner(update), chart_id, self.chat(update), description, described_by=described_by
+            self.owner(update), chart_id, self.chat(update), described, described_by=self._describer(update)
         )
-        await self._show(update, screen)
+        await self.show(update, screen)
 
     @staticmethod
     def _describer(update: Update) -> str | None:
         """In a group, who wrote the description the pressed keyboard answers (Telegram says so; a button's
         data could be forged); None in a private chat or when the description is gone."""
-        message = TelegramFrontEnd._message(update)
+        message = TelegramFrontEnd.pressed_message(update)
         if message is None or message.chat.type == ChatType.PRIVATE or message.reply_to_message is None:
             return None
         author = message.reply_to_message.from_user
@@ -540,17 +536,28 @@ class TelegramFrontEnd:
 
     async def _press_resume(self, update: Update, press: Resume) -> None:
         screen = await self.dialogs.resume(self.owner(update), press.session)
-        await self._show(update, screen)
+        await self.show(update, screen)
 
     async def _press_none(self, update: Update, _press: NoneOfThese) -> None:
-        await self._reply(
+        await self.reply(
             update,
             "Try describing who did what and when — for example <i>declarer led from the wrong hand</i>, "
             "<i>dummy pointed out a revoke</i>, <i>he claimed but trumps are out</i> — or pick from /charts.",
         )
 
+    async def _press_offer(self, update: Update, press: FollowOffer) -> str | None:
+        """An offer of a reply followed through the shared step; one that leads nowhere now is a notice."""
+        pressed = press.read()
+        reply = self.replies.follow(*pressed) if pressed is not None else None
+        if reply is None or reply.kind is Kind.GONE:
+            return GONE
+        narrowing = pressed is not None and pressed[0] in (Act.TRIAGE, Act.NONE)
+        await self.send_reply(update, reply, edit=self.pressed_message(update) if narrowing else None)
+        return None
+
     @staticmethod
-    def _message(update: Update) -> Message | None:
+    def pressed_message(update: Update) -> Message | None:
+        """The message whose button was pressed (None when Telegram no longer sends it)."""
         query = update.callback_query
         return query.message if query is not None and isinstance(query.message, Message) else None
 

@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 from typing import ClassVar, TypeVar, get_type_hints
 
+from bot.answers import Act, Offer
+
 LIMIT = 64  # bytes: Telegram refuses longer button data
 _NUMBER = re.compile(r"[0-9]{1,18}")
 
@@ -206,6 +208,33 @@ class ShowLaw(Press):
 @dataclasses.dataclass(frozen=True, slots=True)
 class NoneOfThese(Press):
     """None of the situations offered fits: a hint on how to describe it."""
+
+
+# --- what the shared step offered under a reply ---------------------------------------------------
+
+_ACT_LETTERS = {Act.CHART: "c", Act.LAW: "l", Act.TOPIC: "t", Act.RELATED: "r", Act.TRIAGE: "q", Act.NONE: "n"}
+_LETTER_ACTS = {letter: act for act, letter in _ACT_LETTERS.items()}
+
+
+@kind("o")
+@dataclasses.dataclass(frozen=True, slots=True)
+class FollowOffer(Press):
+    """Follow an offer of a reply (``bot.answers.Offer``): what it leads to, never its position, so the
+    button still works after a restart (``o:c:revoke`` starts the revoke chart, ``o:q:play.revoke`` is a
+    triage branch, ``o:t:c:revoke`` a summary)."""
+
+    act: str
+    key: str
+
+    @classmethod
+    def of(cls, offer: Offer) -> FollowOffer:
+        return cls(_ACT_LETTERS[offer.act], offer.key)
+
+    def check(self) -> bool:
+        return self.act in _LETTER_ACTS
+
+    def read(self) -> tuple[Act, str]:
+        return _LETTER_ACTS[self.act], self.key
 
 
 # --- answers for players --------------------------------------------------------------------------

@@ -183,7 +183,7 @@ class RecordHandlers:
             ]
         )
         rows.append([InlineKeyboardButton("Name the event", callback_data=AskEvent(sid).encode())])
-        await self.front._reply(
+        await self.front.reply(
             update,
             f"Ruling {sid}: tap the board, the offender's seat and the non-offending "
             "side (any you know; skip the rest).",
@@ -197,11 +197,11 @@ class RecordHandlers:
 
     async def _ask_note(self, update: Update, press: AskNote) -> None:
         await self.rulings.own(self.front.owner(update), press.session)
-        await self.front._reply(update, NOTE_PROMPT.format(sid=press.session), ForceReply(selective=True))
+        await self.front.reply(update, NOTE_PROMPT.format(sid=press.session), ForceReply(selective=True))
 
     async def _ask_event(self, update: Update, press: AskEvent) -> None:
         await self.rulings.own(self.front.owner(update), press.session)
-        await self.front._reply(update, EVENT_PROMPT.format(sid=press.session), ForceReply(selective=True))
+        await self.front.reply(update, EVENT_PROMPT.format(sid=press.session), ForceReply(selective=True))
 
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of our prompts (note, appeal reason); True when it was one."""
@@ -220,15 +220,15 @@ class RecordHandlers:
         try:
             if kind == "Note for":
                 await self.rulings.annotate(owner, sid, note=text)
-                await self.front._reply(update, f"Note saved on ruling {sid}.")
+                await self.front.reply(update, f"Note saved on ruling {sid}.")
             elif kind == "Event for":
                 await self.rulings.annotate(owner, sid, event=text[:200])
-                await self.front._reply(update, f"Event saved on ruling {sid}.")
+                await self.front.reply(update, f"Event saved on ruling {sid}.")
             else:
                 record = await self.rulings.appeal(owner, sid, text, token=token, name=_name(update))
-                await self.front._reply(update, await self._tell_committee(update, record))
+                await self.front.reply(update, await self._tell_committee(update, record))
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
         return True
 
     async def _tell_committee(self, update: Update, record: RulingRecord) -> str:
@@ -258,7 +258,7 @@ class RecordHandlers:
         keyboard = InlineKeyboardMarkup(
             [[InlineKeyboardButton("Stop sharing", callback_data=StopSharing(press.session).encode())]]
         )
-        await self.front._reply(
+        await self.front.reply(
             update,
             f"{summary_html(record)}\n\nShare this link with the players: {esc(link)}\n"
             f"(or type <code>@{esc(username)} {token}</code> in any chat)",
@@ -273,16 +273,16 @@ class RecordHandlers:
         """What a share link opens: the read-only transcript, and an appeal button."""
         record = await self.rulings.shared(token)
         if record is None:
-            await self.front._reply(update, "This link does not open a ruling (it may have been withdrawn).")
+            await self.front.reply(update, "This link does not open a ruling (it may have been withdrawn).")
             return
         text = to_text(self.front.book, record)
         parts = split_message(text, 3900)
         for part in parts[:-1]:
-            await self.front._reply(update, f"<pre>{esc(part)}</pre>")
+            await self.front.reply(update, f"<pre>{esc(part)}</pre>")
         keyboard = InlineKeyboardMarkup(
             [[InlineKeyboardButton("⚖ Appeal this ruling", callback_data=AppealShared(token).encode())]]
         )
-        await self.front._reply(update, f"<pre>{esc(parts[-1])}</pre>", keyboard)
+        await self.front.reply(update, f"<pre>{esc(parts[-1])}</pre>", keyboard)
 
     async def on_inline(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         """Inline mode: '@bot TOKEN' in any chat offers the ruling as a message to send."""
@@ -317,7 +317,7 @@ class RecordHandlers:
         image = await _png(to_dot(chart, visited, taken))
         if image is None:
             path = "\n".join(f"{n}. {a.question} → {a.answer}" for n, a in enumerate(record.path, start=1))
-            await self.front._reply(update, f"(No picture: Graphviz is not installed.)\n<pre>{esc(path)}</pre>")
+            await self.front.reply(update, f"(No picture: Graphviz is not installed.)\n<pre>{esc(path)}</pre>")
             return
         message = update.effective_message
         if message is not None:
@@ -325,7 +325,7 @@ class RecordHandlers:
 
     async def _reopen(self, update: Update, press: ReopenRuling) -> None:
         screen = await self.rulings.reopen(self.front.owner(update), press.session)
-        await self.front._show(update, screen)
+        await self.front.show(update, screen)
 
     # --- appeals --------------------------------------------------------------------------------
 
@@ -345,21 +345,21 @@ class RecordHandlers:
         prompt = APPEAL_PROMPT.format(
             sid=record.session_id, token=f" [{token}]" if token else "", limit=APPEAL_REASON_LIMIT
         )
-        await self.front._reply(update, esc(prompt), ForceReply(selective=True))
+        await self.front.reply(update, esc(prompt), ForceReply(selective=True))
 
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/decide RULING upheld|changed|adjusted returned|forfeited|none [text]"""
         args = context.args or []
         ruling = parse_id(args[0]) if args else None
         if len(args) < 3 or ruling is None:
-            await self.front._reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
+            await self.front.reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
             return
         try:
             record = await self.rulings.decide(self.front.owner(update), ruling, args[1], args[2], " ".join(args[3:]))
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
             return
-        await self.front._reply(
+        await self.front.reply(
             update, f"Decision recorded on ruling {record.session_id}: {esc(args[1])}, deposit {esc(args[2])}."
         )
 
@@ -373,7 +373,7 @@ class RecordHandlers:
         try:
             if args[:1] == ["new"] and len(args) > 1:
                 club_id = await self.rulings.create_club(owner, " ".join(args[1:]))
-                await self.front._reply(
+                await self.front.reply(
                     update,
                     f"Club {club_id} created; you are its administrator. "
                     f"Set its authority with /club {club_id} authority ACBL.",
@@ -384,7 +384,7 @@ class RecordHandlers:
                 listing = ", ".join(map(str, await self.rulings.clubs_of(owner))) or "none"
                 invited = await self.rulings.invited_to(owner)
                 waiting = f" Invitations waiting: {', '.join(map(str, invited))} (/club ID accept)." if invited else ""
-                await self.front._reply(
+                await self.front.reply(
                     update,
                     f"Your clubs: {listing}.{waiting} Commands: /club new NAME · /club ID authority "
                     "WBF|ACBL|EBU|other · /club ID deadline MINUTES · /club ID appeals here · "
@@ -395,14 +395,14 @@ class RecordHandlers:
             if action == "log":
                 await self._club_log(update, owner, club_id, rest)
             elif action in ("accept", "decline") and not rest:
-                await self.front._reply(update, esc(await self._answer_invitation(owner, club_id, action == "accept")))
+                await self.front.reply(update, esc(await self._answer_invitation(owner, club_id, action == "accept")))
             elif action == "grant" and len(rest) == 2 and (invitee := parse_id(rest[0])) is not None:
                 await self._invite(update, owner, club_id, invitee, rest[1])
             else:
                 await self._change_club(update, owner, club_id, action, rest)
-                await self.front._reply(update, f"Club {club_id} updated.")
+                await self.front.reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
 
     async def _club_log(self, update: Update, owner: str, club_id: int, rest: list[str]) -> None:
         typed = rest[0].replace(".", "", 1) if rest else ""
@@ -411,7 +411,7 @@ class RecordHandlers:
         counts = ", ".join(f"Law {law}: {n}" for law, n in per_law.most_common()) or "none"
         lines = [f"{len(records)} rulings in the last {days:g} days. Per law: {counts}"]
         lines += [f"{r.session_id}. {r.chart_title}" for r in records[-20:]]
-        await self.front._reply(update, esc("\n".join(lines)))
+        await self.front.reply(update, esc("\n".join(lines)))
 
     async def _change_club(self, update: Update, owner: str, club_id: int, action: str, rest: list[str]) -> None:
         """One administrator's change; the service checks who may make it and what the values may be."""
@@ -446,13 +446,13 @@ class RecordHandlers:
         try:
             await update.get_bot().send_message(user_id, offer, parse_mode=ParseMode.HTML, reply_markup=keyboard)
         except TelegramError:
-            await self.front._reply(
+            await self.front.reply(
                 update,
                 f"Invitation recorded, but I cannot message tg:{user_id} (they have not started a chat with me). "
                 f"The role counts once they send me /club {club_id} accept.",
             )
             return
-        await self.front._reply(update, f"Invitation sent to tg:{user_id}; the role counts once they accept it.")
+        await self.front.reply(update, f"Invitation sent to tg:{user_id}; the role counts once they accept it.")
 
     async def _answer_invitation(self, owner: str, club_id: int, accept: bool) -> str:
         if not accept:
@@ -465,7 +465,7 @@ class RecordHandlers:
         text = await self._answer_invitation(self.front.owner(update), press.club, press.answer == "y")
         message = update.callback_query.message if update.callback_query else None
         if isinstance(message, Message):
-            await self.front._edit(message, esc(text), None)
+            await self.front.edit(message, esc(text), None)
         return text
 
     async def _file_under(self, update: Update, press: FileUnder) -> str:
@@ -484,7 +484,7 @@ class RecordHandlers:
         ]
         if record.club is not None:
             rows.append([InlineKeyboardButton("No club", callback_data=FileUnder(sid, 0).encode())])
-        await self.front._reply(
+        await self.front.reply(
             update,
             esc(f"Ruling {sid} is filed under {_filed(record)}.")
             + ("" if rows else " You direct for no club to move it to."),
@@ -503,24 +503,24 @@ class RecordHandlers:
         elif len(args) == 1 and target is not None and not target.is_bot:
             to = f"tg:{target.id}"
         else:
-            await self.front._reply(update, "Use: /handover RULING USER_ID, or reply to the director's message.")
+            await self.front.reply(update, "Use: /handover RULING USER_ID, or reply to the director's message.")
             return
         ruling = parse_id(args[0])
         if ruling is None:
-            await self.front._reply(update, "The ruling is its number, as in /handover 12 USER_ID.")
+            await self.front.reply(update, "The ruling is its number, as in /handover 12 USER_ID.")
             return
         try:
             await self.rulings.hand_over(self.front.owner(update), ruling, to)
         except DialogError as exc:
-            await self.front._reply(update, esc(str(exc)))
+            await self.front.reply(update, esc(str(exc)))
             return
-        await self.front._reply(
+        await self.front.reply(
             update, f"Ruling {args[0]} is now directed by {esc(to)}; only they can press its buttons."
         )
 
     async def on_forget(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes, forget me", callback_data=Forget().encode())]])
-        await self.front._reply(
+        await self.front.reply(
             update,
             "This deletes your sessions and rulings with their share links, your club roles, invitations and "
             "settings. A ruling you filed under a club stays in the club's log as directed by “a forgotten "

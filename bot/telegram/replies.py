@@ -1,0 +1,39 @@
+"""A shared-step ``Reply`` on Telegram: its text as HTML, one inline button per offer.
+
+An offer's button data is a ``FollowOffer`` (bot.telegram.callbacks): what the offer leads to, never a position,
+so it works after a restart; data that no longer leads anywhere gets one calm notice and changes nothing.
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.answers import Kind, Reply
+from bot.telegram.callbacks import FollowOffer
+from bot.telegram.render import BUTTON_LABEL_LIMIT, esc, split_message
+
+_TITLED = (Kind.SUMMARY, Kind.DEFINE)  # replies whose first line is a heading
+
+
+def reply_parts(reply: Reply) -> list[str]:
+    """The reply's text as HTML messages within Telegram's limits: a law as printed, a summary or an entry
+    under its heading in bold, anything else as plain text."""
+    if reply.kind is Kind.LAW:
+        return [f"<pre>{esc(part)}</pre>" for part in split_message(reply.text, 4000)]
+    if reply.kind in _TITLED:
+        title, _, rest = reply.text.partition("\n")
+        return split_message(f"<b>{esc(title)}</b>\n{esc(rest)}")
+    return split_message(esc(reply.text))
+
+
+def reply_keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
+    """One button per offer, one per row, in the reply's order."""
+    rows = [
+        [InlineKeyboardButton(_fit(offer.label), callback_data=FollowOffer.of(offer).encode())]
+        for offer in reply.offers
+    ]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def _fit(label: str) -> str:
+    return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
