@@ -214,6 +214,7 @@ class NoneOfThese(Press):
 
 _ACT_LETTERS = {Act.CHART: "c", Act.LAW: "l", Act.TOPIC: "t", Act.RELATED: "r", Act.TRIAGE: "q", Act.NONE: "n"}
 _LETTER_ACTS = {letter: act for act, letter in _ACT_LETTERS.items()}
+_NO_KEY = "-"  # "None of these" leads to the triage's first question and needs no key; a field is never empty
 
 
 @kind("o")
@@ -228,13 +229,13 @@ class FollowOffer(Press):
 
     @classmethod
     def of(cls, offer: Offer) -> FollowOffer:
-        return cls(_ACT_LETTERS[offer.act], offer.key)
+        return cls(_ACT_LETTERS[offer.act], offer.key or _NO_KEY)
 
     def check(self) -> bool:
         return self.act in _LETTER_ACTS
 
     def read(self) -> tuple[Act, str]:
-        return _LETTER_ACTS[self.act], self.key
+        return _LETTER_ACTS[self.act], "" if self.key == _NO_KEY else self.key
 
 
 # --- answers for players --------------------------------------------------------------------------
