@@ -27,6 +27,7 @@ async def _start_demo(table: Table) -> None:
     await table.press("Demo of every node kind")
 
 
+@pytest.mark.slow
 async def test_commands_are_registered_for_the_phone_menu(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     await register_commands(app)
@@ -34,6 +35,7 @@ async def test_commands_are_registered_for_the_phone_menu(demo: tuple[Applicatio
     assert [c["command"] for c in call.params["commands"]] == [name for name, _ in COMMANDS]
 
 
+@pytest.mark.slow
 async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -53,6 +55,7 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     assert edited and "reply_markup" not in edited[0].params  # the old keyboard is gone
 
 
+@pytest.mark.slow
 async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -69,6 +72,7 @@ async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application
     assert "Who exposed a card?" in table.texts(await table.press("Restart"))
 
 
+@pytest.mark.slow
 async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     table = Table(app, api)
@@ -97,6 +101,7 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
     assert await store.events(session.id) == before
 
 
+@pytest.mark.slow
 async def test_in_a_group_only_the_starter_can_press(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     ann = Table(app, api, user_id=1, chat_id=-100)
@@ -118,6 +123,7 @@ def table_alert(calls: list) -> str:
     return str(answer.params["text"])
 
 
+@pytest.mark.slow
 async def test_group_text_is_answered_only_when_the_bot_is_addressed(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api, chat_id=-100)
@@ -126,6 +132,7 @@ async def test_group_text_is_answered_only_when_the_bot_is_addressed(demo: tuple
     assert any(c.method == "sendMessage" for c in calls)
 
 
+@pytest.mark.slow
 async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, demo_charts: dict[str, Chart]) -> None:
     db = tmp_path / "bot.sqlite3"
     api = FakeBotAPI()
@@ -147,6 +154,7 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     await store.close()
 
 
+@pytest.mark.slow
 async def test_long_law_text_is_split_within_telegram_limits(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -156,6 +164,7 @@ async def test_long_law_text_is_split_within_telegram_limits(demo: tuple[Applica
     assert all(t.startswith("<pre>") and t.endswith("</pre>") for t in texts)
 
 
+@pytest.mark.slow
 async def test_retry_after_is_waited_out(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -165,6 +174,7 @@ async def test_retry_after_is_waited_out(demo: tuple[Application, FakeBotAPI]) -
     assert len(sends) == 2  # refused once with RetryAfter, then sent: exactly one message arrives
 
 
+@pytest.mark.slow
 async def test_a_bot_api_error_is_reported_and_the_session_kept(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
@@ -178,6 +188,7 @@ async def test_a_bot_api_error_is_reported_and_the_session_kept(
     assert session.step == 1  # the answer was stored before the edit failed
 
 
+@pytest.mark.slow
 async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -188,6 +199,7 @@ async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, Fa
     assert "stays face up" in table.texts(calls)
 
 
+@pytest.mark.slow
 async def test_free_text_offers_candidates_and_a_way_out(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -237,6 +249,7 @@ def test_a_bad_configuration_is_one_line_not_a_traceback(env: dict[str, str], ar
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 async def test_deep_links_start_a_chart_or_show_a_law(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -245,6 +258,7 @@ async def test_deep_links_start_a_chart_or_show_a_law(demo: tuple[Application, F
     assert "Welcome" in table.texts(await table.send("/start nonsense"))
 
 
+@pytest.mark.slow
 async def test_history_resume_and_cancel(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     table = Table(app, api)
@@ -275,6 +289,7 @@ async def test_logs_hold_no_message_text_and_no_token(
     assert "AKQJ" not in text and "secret hand" not in text and TOKEN not in text and "chat=1 " not in text
 
 
+@pytest.mark.slow
 async def test_unknown_commands_are_answered_in_private_and_ignored_in_groups(
     demo: tuple[Application, FakeBotAPI],
 ) -> None:
