@@ -1,17 +1,26 @@
-"""Shared fixtures: the demo charts (every node kind), a store on a temporary file, the dialog service."""
+"""Shared fixtures: the demo charts (every node kind), a store on a temporary file, the dialog service; and
+how many examples the property and fuzz tests generate."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
 from bot.dialogs.scenario import walk_named
 from bot.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+# CI (.ci/run sets CI) generates the full 10,000 examples per fuzz test; a contributor's run generates 200, so
+# the whole suite stays quick to repeat while the fuzz tests still run. ``HYPOTHESIS_PROFILE=ci`` forces either.
+settings.register_profile("ci", max_examples=10_000)
+settings.register_profile("dev", max_examples=200)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(scope="session")

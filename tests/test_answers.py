@@ -39,6 +39,7 @@ def _labelled(name: str) -> list[tuple[str, str]]:
     return [(r.get("text") or r["query"], r.get("intent") or r["kind"]) for r in rows]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FLOORS))
 def test_questions_and_incidents_are_told_apart(answers: Answers, name: str) -> None:
     items = _labelled(name)

@@ -130,6 +130,7 @@ async def test_the_html_export_escapes_everything_typed(store: Store, dialogs: D
     assert parsed.quotes == ["\n".join(TYPED)] * 3 and not re.search("[\u202e\u2028\r]", page)
 
 
+@pytest.mark.slow
 async def test_a_shared_link_shows_a_forged_decision_as_part_of_the_appeal(
     store: Store, demo_charts: dict[str, Chart]
 ) -> None:

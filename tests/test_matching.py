@@ -96,6 +96,7 @@ def test_the_why_is_what_the_user_typed(matcher: Matcher, text: str, law: int, w
     assert top.law == law and any(why.lower() in m.lower() for m in top.matched), top
 
 
+@pytest.mark.slow
 def test_chart_keywords_go_to_the_law_they_fit_and_zero_charts_work() -> None:
     with_charts = build_matcher(chart_entries()).match("revoke on trick twelve").candidates[0]
     assert with_charts.law == 62 and "revoke" in with_charts.charts
@@ -147,8 +148,9 @@ def test_very_long_and_mixed_script_text_is_handled(matcher: Matcher) -> None:
     assert matcher.match("dummy ดัมมี่ 看 revoke ♠♠ Ω").candidates
 
 
+@pytest.mark.slow
 @given(st.text(max_size=600))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=min(300, settings.default.max_examples), deadline=None)  # fewer outside CI (conftest)
 def test_any_text_gets_an_answer_never_an_exception(text: str) -> None:
     result = _MATCHER.match(text)
     assert result.confident or result.message
@@ -190,6 +192,7 @@ def test_the_labelled_set_covers_what_directors_say() -> None:
     assert sum(bool(re.search(r"[\u0e00-\u0e7f]", r["query"])) for r in rows) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("split", ["dev", "holdout", "holdout2", *HELD_OUT])
 def test_recall_stays_above_its_floor(matcher: Matcher, split: str) -> None:
     result = evaluate(matcher, read_labelled(HELD_OUT[split]) if split in HELD_OUT else _items(split))
@@ -197,6 +200,7 @@ def test_recall_stays_above_its_floor(matcher: Matcher, split: str) -> None:
     assert result.recall_at_1 >= at1 and result.recall_at_3 >= at3, result.as_dict()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(INDEPENDENT))
 def test_each_set_of_examples_is_recognised_when_left_out(name: str) -> None:
     """Leave-one-set-out: the examples written by others teach the matcher how this set's writers talk."""
@@ -216,6 +220,7 @@ def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
     assert not [i.query for i in held_out if same_query(i.query) in examples]
 
 
+@pytest.mark.slow
 def test_examples_written_by_others_raise_recall_on_a_set_never_seen() -> None:
     """Players texting mid-dispute (indep-c) talk unlike our keywords: the other sets' examples teach it."""
     items = read_labelled(INDEPENDENT["indep-c"])
@@ -248,6 +253,7 @@ def test_chatter_is_never_vouched_for_by_the_examples(matcher: Matcher, text: st
     assert not matcher.match(text).confident
 
 
+@pytest.mark.slow
 def test_examples_that_agree_make_a_weak_phrase_match_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Players texting mid-dispute: where the phrases alone were unsure, examples that agree give the answer."""
     import bot.matching
@@ -261,6 +267,7 @@ def test_examples_that_agree_make_a_weak_phrase_match_an_answer(monkeypatch: pyt
     assert vouched.recall_at_1 >= phrases_only.recall_at_1
 
 
+@pytest.mark.slow
 def test_a_matcher_reading_its_examples_on_a_thread_answers_at_once_and_then_as_the_full_one(
     matcher: Matcher,
 ) -> None:
@@ -301,6 +308,7 @@ def test_lint_names_a_bad_example(tmp_path: Path) -> None:
     assert "broken.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
 
 
+@pytest.mark.slow
 def test_eval_command_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert run_eval(DATA, as_json=True) == 0
     figures = json.loads(capsys.readouterr().out)

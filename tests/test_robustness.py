@@ -55,6 +55,7 @@ def _text(update_id: int, user: int, text: str) -> dict[str, Any]:
     return {"update_id": update_id, "message": message}
 
 
+@pytest.mark.slow
 async def test_a_thousand_concurrent_chats_lose_and_duplicate_nothing(
     bot: tuple[Application, FakeBotAPI], store: Store, dialogs: Dialogs
 ) -> None:
@@ -115,6 +116,7 @@ def _send(process: subprocess.Popen[bytes], update: dict[str, Any]) -> str:
     return _read_until(process, f'"done": {update["update_id"]}')
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     database = tmp_path / "bot.sqlite3"
     first = _run_bot(database)
@@ -165,7 +167,8 @@ payloads = st.one_of(
 )
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@pytest.mark.slow
+@settings(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)  # examples: the profile
 @given(data=payloads)
 def test_random_button_data_never_raises_and_changes_nothing(data: str) -> None:
     _FUZZ.run(_FUZZ.press(data))
@@ -183,7 +186,8 @@ commands = st.one_of(
 )
 
 
-@settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@pytest.mark.slow
+@settings(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)  # examples: the profile
 @given(text=commands)
 def test_random_texts_and_commands_always_get_a_reply(text: str) -> None:
     _FUZZ.run(_FUZZ.say(text))
@@ -260,6 +264,7 @@ async def _every_connection(store: Store, pragma: str) -> None:
         store._loop_db.execute(pragma)
 
 
+@pytest.mark.slow
 async def test_database_faults_are_reported_and_recovered(
     bot: tuple[Application, FakeBotAPI], store: Store, dialogs: Dialogs
 ) -> None:
@@ -305,6 +310,7 @@ async def test_database_faults_are_reported_and_recovered(
     assert "stays face up" in bob.texts(await bob.press("RHO"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fault",
     [
@@ -326,6 +332,7 @@ async def test_telegram_faults_on_edits_are_retried_without_duplicates(
     assert len(edits) == 2 and "stays face up" in edits[-1].params["text"]
 
 
+@pytest.mark.slow
 async def test_a_failed_ruling_message_is_not_sent_twice(bot: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = bot
     table = Table(app, api)
@@ -340,6 +347,7 @@ async def test_a_failed_ruling_message_is_not_sent_twice(bot: tuple[Application,
     assert "Ruling — Demo" in table.texts(await table.send("/history")) or api.sent("sendMessage")
 
 
+@pytest.mark.slow
 async def test_nobody_reads_or_changes_another_directors_ruling(
     bot: tuple[Application, FakeBotAPI], store: Store
 ) -> None:

@@ -32,6 +32,7 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_taps_count_the_pick_every_question_and_every_continue_or_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -29,6 +29,7 @@ async def _start_demo(table: Table) -> None:
     await table.press("Demo of every node kind")
 
 
+@pytest.mark.slow
 async def test_commands_are_registered_for_the_phone_menu(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     await register_commands(app)
@@ -36,6 +37,7 @@ async def test_commands_are_registered_for_the_phone_menu(demo: tuple[Applicatio
     assert [c["command"] for c in call.params["commands"]] == [name for name, _ in COMMANDS]
 
 
+@pytest.mark.slow
 async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -57,6 +59,7 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     assert edited and "reply_markup" not in edited[0].params  # the old keyboard is gone
 
 
+@pytest.mark.slow
 async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -73,6 +76,7 @@ async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application
     assert "Who exposed a card?" in table.texts(await table.press("Restart"))
 
 
+@pytest.mark.slow
 async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     table = Table(app, api)
@@ -104,6 +108,7 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
     assert await store.events(session.id) == before
 
 
+@pytest.mark.slow
 async def test_in_a_group_only_the_starter_can_press(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     ann = Table(app, api, user_id=1, chat_id=-100)
@@ -147,6 +152,7 @@ def table_alert(calls: list) -> str:
     return str(answer.params["text"])
 
 
+@pytest.mark.slow
 async def test_group_text_is_answered_only_when_the_bot_is_addressed(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api, chat_id=-100)
@@ -155,6 +161,7 @@ async def test_group_text_is_answered_only_when_the_bot_is_addressed(demo: tuple
     assert any(c.method == "sendMessage" for c in calls)
 
 
+@pytest.mark.slow
 async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, demo_charts: dict[str, Chart]) -> None:
     db = tmp_path / "bot.sqlite3"
     api = FakeBotAPI()
@@ -176,6 +183,7 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     await store.close()
 
 
+@pytest.mark.slow
 async def test_long_law_text_is_split_within_telegram_limits(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -185,6 +193,7 @@ async def test_long_law_text_is_split_within_telegram_limits(demo: tuple[Applica
     assert all(t.startswith("<pre>") and t.endswith("</pre>") for t in texts)
 
 
+@pytest.mark.slow
 async def test_retry_after_is_waited_out(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -194,6 +203,7 @@ async def test_retry_after_is_waited_out(demo: tuple[Application, FakeBotAPI]) -
     assert len(sends) == 2  # refused once with RetryAfter, then sent: exactly one message arrives
 
 
+@pytest.mark.slow
 async def test_a_bot_api_error_is_reported_and_the_session_kept(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
@@ -209,6 +219,7 @@ async def test_a_bot_api_error_is_reported_and_the_session_kept(
     assert session.step == 1  # the answer was stored before the edit failed
 
 
+@pytest.mark.slow
 async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -219,6 +230,7 @@ async def test_a_network_error_on_an_edit_is_retried(demo: tuple[Application, Fa
     assert "stays face up" in table.texts(calls)
 
 
+@pytest.mark.slow
 async def test_free_text_offers_one_button_per_situation_and_a_way_out(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -308,6 +320,7 @@ def test_a_bad_configuration_is_one_line_not_a_traceback(env: dict[str, str], ar
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 async def test_deep_links_start_a_chart_or_show_a_law(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     table = Table(app, api)
@@ -316,6 +329,7 @@ async def test_deep_links_start_a_chart_or_show_a_law(demo: tuple[Application, F
     assert "Welcome" in table.texts(await table.send("/start nonsense"))
 
 
+@pytest.mark.slow
 async def test_history_resume_and_cancel(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     table = Table(app, api)
@@ -346,6 +360,7 @@ async def test_logs_hold_no_message_text_and_no_token(
     assert "AKQJ" not in text and "secret hand" not in text and TOKEN not in text and "chat=1 " not in text
 
 
+@pytest.mark.slow
 async def test_unknown_commands_are_answered_in_private_and_ignored_in_groups(
     demo: tuple[Application, FakeBotAPI],
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fake_telegram import FakeBotAPI, Table, start_bot
 
 from bot.dialogs import load_charts
@@ -12,6 +13,7 @@ def _buttons(message: dict) -> list[str]:  # type: ignore[type-arg]
     return [b["text"] for row in message.get("reply_markup", {}).get("inline_keyboard", []) for b in row]
 
 
+@pytest.mark.slow
 async def test_a_question_gets_the_summary_and_its_buttons(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -34,6 +36,7 @@ async def test_a_question_gets_the_summary_and_its_buttons(store: Store) -> None
     await app.shutdown()
 
 
+@pytest.mark.slow
 async def test_an_incident_still_starts_with_the_situations(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -57,6 +60,7 @@ async def test_define_quotes_the_definition_and_offers_the_laws(store: Store) ->
     await app.shutdown()
 
 
+@pytest.mark.slow
 async def test_settings_change_what_a_question_gets_and_survive_a_restart(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -74,6 +78,7 @@ async def test_settings_change_what_a_question_gets_and_survive_a_restart(store:
     await app.shutdown()
 
 
+@pytest.mark.slow
 async def test_forged_player_buttons_change_nothing(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)

@@ -48,6 +48,7 @@ async def reply_to_prompt(table: Table, prompt_text: str, answer: str) -> list:
     return table.api.calls[before:]
 
 
+@pytest.mark.slow
 async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
@@ -78,6 +79,7 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     }
 
 
+@pytest.mark.slow
 async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
@@ -186,6 +188,7 @@ async def test_decide_answers_outsiders_the_same_whatever_the_id(
     assert [e.kind for e in await store.events(appealed)].count("decision") == 0
 
 
+@pytest.mark.slow
 async def test_revoked_links_and_forged_appeals_change_nothing(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:
@@ -203,6 +206,7 @@ async def test_revoked_links_and_forged_appeals_change_nothing(
     assert await store.events(sid) == before
 
 
+@pytest.mark.slow
 async def test_inline_mode_offers_a_shared_ruling(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
     director = Table(app, api)
@@ -215,6 +219,7 @@ async def test_inline_mode_offers_a_shared_ruling(demo: tuple[Application, FakeB
     assert answer.params["results"][0]["title"].startswith("Ruling ")
 
 
+@pytest.mark.slow
 async def test_picture_falls_back_to_text_and_reopen_continues(
     demo: tuple[Application, FakeBotAPI], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -228,6 +233,7 @@ async def test_picture_falls_back_to_text_and_reopen_continues(
     assert "Was it an honour?" in table.texts(calls)
 
 
+@pytest.mark.slow
 async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], store: Store) -> None:
     app, api = demo
     admin = Table(app, api, user_id=1)
@@ -297,6 +303,7 @@ async def test_a_director_sees_and_changes_the_club_a_ruling_is_filed_under(
     assert (await store.session(sid)).club_id is None  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 async def test_an_appeal_after_the_deadline_is_refused(
     demo: tuple[Application, FakeBotAPI], store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,6 +28,7 @@ async def chat(store: Store, demo_charts: dict[str, Chart]) -> TerminalChat:
     return TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher(entries))
 
 
+@pytest.mark.slow
 async def test_help_law_and_quit(chat: TerminalChat) -> None:
     assert "law REF" in await chat.handle("help")
     reply = await chat.handle("law 54A")
@@ -36,6 +37,7 @@ async def test_help_law_and_quit(chat: TerminalChat) -> None:
     assert "Goodbye" in await chat.handle("quit") and chat.finished
 
 
+@pytest.mark.slow
 async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "demo-main" in await chat.handle("charts")
     first = await chat.handle("chart demo-main")
@@ -53,6 +55,7 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "1. Who exposed a card? → RHO" in ruling
 
 
+@pytest.mark.slow
 async def test_back_history_change_and_restart(chat: TerminalChat) -> None:
     await chat.handle("chart demo-main")
     await chat.handle("1")
@@ -66,6 +69,7 @@ async def test_back_history_change_and_restart(chat: TerminalChat) -> None:
     assert "Who exposed a card?" in await chat.handle("restart")
 
 
+@pytest.mark.slow
 async def test_bad_input_gets_a_clear_answer(chat: TerminalChat) -> None:
     assert "No chart is open" in await chat.handle("1")
     assert "There is no chart 'nope'" in await chat.handle("chart nope")
@@ -77,6 +81,7 @@ async def test_bad_input_gets_a_clear_answer(chat: TerminalChat) -> None:
     assert await chat.handle("   ") == ""
 
 
+@pytest.mark.slow
 async def test_a_description_offers_situations_and_a_number_starts_one(chat: TerminalChat) -> None:
     reply = await chat.handle("what do I do with a major penalty card")
     assert reply.startswith("Which situation is it?")
@@ -84,6 +89,7 @@ async def test_a_description_offers_situations_and_a_number_starts_one(chat: Ter
     assert "Who exposed a card?" in await chat.handle("1")
 
 
+@pytest.mark.slow
 async def test_a_situation_without_a_chart_shows_its_law(chat: TerminalChat) -> None:
     reply = await chat.handle("the score is wrong")
     assert "1. Law 79 — Tricks Won (" in reply
@@ -110,12 +116,14 @@ async def test_none_of_these_asks_when_it_happened(chat: TerminalChat) -> None:
     assert (await chat.handle(last)).startswith("When did it happen?")
 
 
+@pytest.mark.slow
 async def test_references_in_a_description_go_straight_to_the_law(chat: TerminalChat) -> None:
     assert (await chat.handle("L27B")).startswith("Law 27 — Insufficient Bid › B.")
     reply = await chat.handle("law 120")
     assert "There is no" in reply
 
 
+@pytest.mark.slow
 async def test_parked_sessions_are_listed_and_resumed(chat: TerminalChat) -> None:
     await chat.handle("chart demo-main")
     for key in ("1", "1", "1", "2"):
@@ -160,6 +168,7 @@ def _say(process: subprocess.Popen[str], line: str, expect: str, timeout: float 
     return seen.decode()
 
 
+@pytest.mark.slow
 def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     first = _start(db)
