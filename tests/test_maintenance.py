@@ -306,6 +306,25 @@ def test_a_damaged_database_at_startup_is_one_line(tmp_path: Path, make, says: s
     assert says in line and "python -m bot restore FILE" in line
 
 
+async def test_a_locked_database_at_startup_is_not_called_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.store
+
+    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 100)
+    database = tmp_path / "bot.sqlite3"
+    await _fill(database, "live", count=1)
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("PRAGMA journal_mode = DELETE")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match=r"cannot open the database .*: database is locked$"):
+            await Store.open(database)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
 async def test_export_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
     from bot.dialogs import Dialogs, read_charts
 

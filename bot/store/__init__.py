@@ -482,7 +482,10 @@ class Store:
             await store._migrate()
             if target != ":memory:":
                 store._loop_db = _open_loop_db(target)
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.OperationalError as exc:  # locked, read-only, out of space: the file itself may be fine
+            await store._release()
+            raise StoreError(f"cannot open the database {target}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:  # not a database, or damaged
             await store._release()
             raise StoreError(
                 f"the database {target} cannot be read ({exc}): restore a backup with python -m bot restore FILE"
