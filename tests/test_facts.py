@@ -66,6 +66,12 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("no one had said a word, then LHO accepted").answer(cues) == "yes"
     assert Description("It was never in doubt that the lead was out of turn and LHO accepted").answer(cues) == "yes"
     assert Description("accepted, but later not accepted").answer(cues) is None  # contradicted
+    assert (
+        Description("decl didnt accept the IB").answer({"yes": ["declarer accepted"], "no": ["did not accept"]}) == "no"
+    )
+    # a negation that belongs to another cue does not cancel the next one: both are cued, so it is asked
+    revoke = load_charts()["revoke"].cues["what-happened"]
+    assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None
 
 
 @pytest.fixture
