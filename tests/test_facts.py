@@ -130,6 +130,20 @@ async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:
     assert changed.finished and [(a.step.option, a.source) for a in changed.path] == [("declaring-side", "")]
 
 
+async def test_every_first_question_with_cues_is_answered_from_its_cue(real: Dialogs) -> None:
+    started = 0
+    for chart in real.charts.values():
+        walk = real.engine.begin(chart.id)
+        if walk.finished or walk.node.id not in chart.cues:
+            continue
+        for option, phrases in chart.cues[walk.node.id].items():
+            screen = await real.start("t:1", chart.id, description=phrases[0])
+            first = screen.path[0]
+            assert (first.step.node, first.step.option, first.source) == (walk.node.id, option, SOURCE), phrases[0]
+            started += 1
+    assert started > 60
+
+
 async def test_two_options_cued_or_no_description_asks(real: Dialogs) -> None:
     screen = await real.start("t:1", OLOOT, description="the defender led, or maybe dummy led")
     assert screen.node_id == "who-led" and screen.path == ()

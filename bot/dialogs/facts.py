@@ -75,7 +75,9 @@ def _needle(cue: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Hit:
+class Hit:
+    """A cue found in the description: the option it gives, where, and whether a negation stands before it."""
+
     option: str
     start: int
     end: int
@@ -86,7 +88,6 @@ class Description:
     """A director's description, read once; ``answer`` says which option of a question it gives, if any."""
 
     def __init__(self, text: str, negations: Negations | None = None) -> None:
-        self.text = text
         self.negations = negations or load_negations()
         self.words = words(text)
         self._clause = self._clauses()
@@ -112,7 +113,7 @@ class Description:
             for at in _find(self.words[first:start], phrase)
         )
 
-    def hits(self, cues: Mapping[str, Iterable[str]]) -> list[_Hit]:
+    def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
         ("lead out of turn" within "opening lead out of turn")."""
         spans = [
@@ -128,7 +129,7 @@ class Description:
             if not any(s <= start and end <= e and (s, e) != (start, end) for _o, s, e in spans)
         ]
         return [
-            _Hit(
+            Hit(
                 option,
                 start,
                 end,
