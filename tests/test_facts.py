@@ -66,6 +66,12 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("no one had said a word, then LHO accepted").answer(cues) == "yes"
     assert Description("It was never in doubt that the lead was out of turn and LHO accepted").answer(cues) == "yes"
     assert Description("accepted, but later not accepted").answer(cues) is None  # contradicted
+    assert (
+        Description("decl didnt accept the IB").answer({"yes": ["declarer accepted"], "no": ["did not accept"]}) == "no"
+    )
+    # a negation that belongs to another cue does not cancel the next one: both are cued, so it is asked
+    revoke = load_charts()["revoke"].cues["what-happened"]
+    assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None
 
 
 @pytest.fixture
@@ -122,6 +128,20 @@ async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:
     assert screen.node_id == "told-to-lead"
     changed = await real.change("t:1", screen.session_id, 1, "declaring-side")
     assert changed.finished and [(a.step.option, a.source) for a in changed.path] == [("declaring-side", "")]
+
+
+async def test_every_first_question_with_cues_is_answered_from_its_cue(real: Dialogs) -> None:
+    started = 0
+    for chart in real.charts.values():
+        walk = real.engine.begin(chart.id)
+        if walk.finished or walk.node.id not in chart.cues:
+            continue
+        for option, phrases in chart.cues[walk.node.id].items():
+            screen = await real.start("t:1", chart.id, description=phrases[0])
+            first = screen.path[0]
+            assert (first.step.node, first.step.option, first.source) == (walk.node.id, option, SOURCE), phrases[0]
+            started += 1
+    assert started > 60
 
 
 async def test_two_options_cued_or_no_description_asks(real: Dialogs) -> None:

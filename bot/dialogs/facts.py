@@ -22,10 +22,19 @@ _WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()]")
 STOPS = frozenset(".,;:!?()")
 
 
+@cache
+def _shorthand() -> dict[str, tuple[str, ...]]:
+    """The shorthand tables type ("decl", "pd", "LOOT", "t5"), as the matcher expands it."""
+    table = read_yaml(KNOWLEDGE_DIR / "abbreviations.yaml")["abbreviations"]
+    return {str(key).casefold(): tuple(str(value).casefold().split()) for key, value in table.items()}
+
+
 def words(text: str) -> tuple[str, ...]:
-    """Lower-case words and clause punctuation, with typographic apostrophes made plain."""
+    """Lower-case words and clause punctuation, typographic apostrophes made plain and shorthand spelt out."""
     lowered = text.casefold().replace("’", "'").replace("‘", "'")
-    return tuple(token.strip("'") or token for token in _WORD.findall(lowered))
+    shorthand = _shorthand()
+    tokens = (token.strip("'") or token for token in _WORD.findall(lowered))
+    return tuple(part for token in tokens for part in shorthand.get(token, (token,)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +68,16 @@ def _find(haystack: tuple[str, ...], needle: tuple[str, ...]) -> Iterable[int]:
             yield index
 
 
+@cache
+def _needle(cue: str) -> tuple[str, ...]:
+    """A cue's words as they are looked for: punctuation in a cue counts ("no diamonds, partner")."""
+    return words(cue)
+
+
 @dataclass(frozen=True, slots=True)
-class _Hit:
+class Hit:
+    """A cue found in the description: the option it gives, where, and whether a negation stands before it."""
+
     option: str
     start: int
     end: int
@@ -71,7 +88,6 @@ class Description:
     """A director's description, read once; ``answer`` says which option of a question it gives, if any."""
 
     def __init__(self, text: str, negations: Negations | None = None) -> None:
-        self.text = text
         self.negations = negations or load_negations()
         self.words = words(text)
         self._clause = self._clauses()
@@ -88,27 +104,38 @@ class Description:
             starts.append(start)
         return tuple(starts)
 
-    def _negated(self, start: int) -> bool:
-        before = self.words[max(self._clause[start], start - self.negations.window) : start]
-        return any(True for phrase in self.negations.phrases for _ in _find(before, phrase))
+    def _negated(self, start: int, taken: set[int]) -> bool:
+        """A negation within a few words before ``start``, in its clause, and not part of another cue found."""
+        first = max(self._clause[start], start - self.negations.window)
+        return any(
+            not taken.intersection(range(first + at, first + at + len(phrase)))
+            for phrase in self.negations.phrases
+            for at in _find(self.words[first:start], phrase)
+        )
 
-    def hits(self, cues: Mapping[str, Iterable[str]]) -> list[_Hit]:
+    def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
         ("lead out of turn" within "opening lead out of turn")."""
-        found = [
-            _Hit(option, start, start + len(needle), self._negated(start))
+        spans = [
+            (option, start, start + len(needle))
             for option, phrases in cues.items()
             for phrase in phrases
-            if (needle := words(phrase))
+            if (needle := _needle(phrase))
             for start in _find(self.words, needle)
         ]
+        kept = [
+            (option, start, end)
+            for option, start, end in spans
+            if not any(s <= start and end <= e and (s, e) != (start, end) for _o, s, e in spans)
+        ]
         return [
-            hit
-            for hit in found
-            if not any(
-                other.start <= hit.start and hit.end <= other.end and (other.start, other.end) != (hit.start, hit.end)
-                for other in found
+            Hit(
+                option,
+                start,
+                end,
+                self._negated(start, {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
             )
+            for option, start, end in kept
         ]
 
     def answer(self, cues: Mapping[str, Iterable[str]]) -> str | None:
