@@ -2,10 +2,11 @@
 
 A scenario is a description as a director types it, the chart it must open, the true answer to each
 question named by its question, and the ruling it must reach. Each is walked on a temporary store through
-the dialog service the front ends use: picking the situation is one tap, then every screen answered (a
-question, a Continue, a Resume) is one more. Whether the description offered the chart at all is the
-matcher's part, counted apart ("offered"). Answers the service takes from the description itself cost
-nothing and are counted apart.
+the shared step and the dialog service the front ends use: each triage question on the way (answered the
+way that leads to the chart) is one tap, picking the situation is one, then every screen answered (a
+question, a Continue, a Resume) is one more. Whether the description led to the chart at all is the
+matcher's part, counted apart ("offered"; a miss still counts one tap). Answers the service takes from
+the description itself cost nothing and are counted apart.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from bot.answers import Answers, build_answers
+from bot.answers import Act, Replies, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, load_charts
 from bot.dialogs.scenario import NamedAnswers, UnnamedAnswer, answer_key
 from bot.laws import load_lawbook
@@ -53,7 +54,8 @@ class Outcome:
     scenario: Scenario
     taps: int
     prefilled: int
-    offered: tuple[str, ...]  # the charts the description offered
+    offered: tuple[str, ...]  # the charts the description offered first
+    found: bool  # whether the description led to the chart (at once or through triage)
     problems: tuple[str, ...]  # why the walk missed its ruling
 
     @property
@@ -62,8 +64,8 @@ class Outcome:
 
     @property
     def picked(self) -> bool:
-        """Whether the chart was among those offered (a miss is the matcher's, counted apart from the walk)."""
-        return self.scenario.chart in self.offered
+        """Whether the description led to the chart (a miss is the matcher's, counted apart from the walk)."""
+        return self.found
 
 
 def read_scenarios(paths: Iterable[Path], charts: Iterable[str]) -> list[Scenario]:
@@ -127,18 +129,36 @@ def _options(value: Any) -> str | list[str]:
 
 
 @cache
-def _answers() -> Answers:
-    return build_answers(load_lawbook(), load_charts(), build_matcher(chart_entries()))
+def _replies() -> Replies:
+    return build_replies(load_lawbook(), load_charts(), build_matcher(chart_entries()))
 
 
-def pick(description: str) -> list[str]:
-    """The charts a director can start with one tap after typing ``description``, in the order shown: the
-    front ends' own reading of a text as an incident, one chart per candidate."""
-    result = _answers().read(description, "director").match
-    if result is None:
-        return []
-    shown = result.candidates if result.confident else result.suggestions
-    return list(dict.fromkeys(candidate.charts[0] for candidate in shown if candidate.charts))
+TRIAGE_DEPTH = 3  # triage questions a director would answer before giving up
+
+
+def _charts(reply: Reply) -> list[str]:
+    return [offer.key for offer in reply.offers if offer.act is Act.CHART]
+
+
+def pick(description: str, chart: str) -> tuple[int, tuple[str, ...], bool]:
+    """The taps from ``description`` to starting ``chart`` through the front ends' shared step (each triage
+    question answered the way that leads there, then the pick), the charts offered first, and whether the
+    chart was reached at all (if not, the pick still counts one tap)."""
+    replies = _replies()
+    first = replies.to_text(description, "auto")
+    frontier: list[tuple[Reply, int]] = [(first, 1)]
+    followed: set[tuple[Act, str]] = set()
+    while frontier:
+        reply, taps = frontier.pop(0)
+        if chart in _charts(reply):
+            return taps, tuple(_charts(first)), True
+        if taps > TRIAGE_DEPTH:
+            continue
+        for offer in reply.offers:
+            if offer.act in (Act.TRIAGE, Act.NONE) and (offer.act, offer.key) not in followed:
+                followed.add((offer.act, offer.key))
+                frontier.append((replies.follow(offer.act, offer.key), taps + 1))
+    return 1, tuple(_charts(first)), False
 
 
 async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
@@ -148,7 +168,17 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
     extra = {"description": scenario.description} if prefills else {}
     screen = await dialogs.start(OWNER, scenario.chart, **extra)
     named = NamedAnswers(scenario.chart, scenario.answers)
-    _row, walk, events = await dialogs.inspect(screen.session_id)
+    _row, walk, _events = await dialogs.inspect(screen.session_id)
+    taps, offered, found = pick(scenario.description, scenario.chart)
+    try:
+        while not screen.finished and taps <= MAX_TAPS:
+            screen = await dialogs.answer(OWNER, screen.session_id, screen.step, named.step(walk).option)
+            taps += 1
+            _row, walk, _events = await dialogs.inspect(screen.session_id)
+    except (UnnamedAnswer, DialogError) as exc:
+        problems.append(str(exc))
+    # Answers taken from the description (at the start or as the walk went on) must be the scenario's own.
+    _row, _walk, events = await dialogs.inspect(screen.session_id)
     prefilled = [e.data for e in events if e.kind == "answer" and e.data.get("source") == "description"]
     problems += [
         problem
@@ -159,14 +189,6 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
             )
         )
     ]
-    taps = 1
-    try:
-        while not screen.finished and taps <= MAX_TAPS:
-            screen = await dialogs.answer(OWNER, screen.session_id, screen.step, named.step(walk).option)
-            taps += 1
-            _row, walk, _events = await dialogs.inspect(screen.session_id)
-    except (UnnamedAnswer, DialogError) as exc:
-        problems.append(str(exc))
     if screen.finished:
         last = screen.rulings[-1]
         reached = answer_key(scenario.chart, last.chart, last.node)
@@ -175,7 +197,7 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
         problems += [f"named but never asked: {unused}" for unused in named.unused()]
     elif not problems:
         problems.append(f"no ruling after {taps} taps")
-    return Outcome(scenario, taps, len(prefilled), tuple(pick(scenario.description)), tuple(problems))
+    return Outcome(scenario, taps, len(prefilled), offered, found, tuple(problems))
 
 
 async def measure(scenarios: Sequence[Scenario]) -> list[Outcome]:
