@@ -4,7 +4,8 @@ Not every user is directing. "What happens after a lead out of turn?" wants the 
 plain words, then — if the player wishes — the full walk-through. "LHO led out of turn" at the table wants
 the chart at once. ``Answers.read`` decides which (``knowledge/question-forms.yaml``, or the user's own
 setting), and finds the topic: a chart's summary when a chart serves the law, else the law's summary.
-Front ends render what it returns; nothing here knows Telegram or the terminal.
+The shared reply step (``bot.answers.replies``) turns a reading into what to show; nothing here knows
+Telegram or the terminal.
 """
 
 from __future__ import annotations
