@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
+from bot.dialogs.engine import Reached
 from bot.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -34,6 +35,13 @@ def walk(chart_id: str, *options: str, **given: str) -> Walk:
     """Walk a chart of dialogs/ by option ids, from the variables a calling chart would pass (``given``)."""
     engine = Engine(load_charts())
     return take(engine, engine.begin(chart_id, given), *options)
+
+
+def note(walk: Walk, node_id: str) -> Reached:
+    """The note passed at ``node_id`` since the last answer: it is shown with the next screen, not on its own."""
+    found = [n for n in walk.notes if n.node == node_id]
+    assert found, f"no note {node_id} before {walk.chart.id}/{walk.node.id}: {[n.node for n in walk.notes]}"
+    return found[0]
 
 
 @pytest.fixture

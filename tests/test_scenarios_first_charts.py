@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import walk
+from conftest import note, walk
 
 
 def test_loot_by_the_wrong_defender_declarer_spreads_and_becomes_dummy() -> None:
@@ -36,9 +36,9 @@ def test_loot_when_declarer_saw_dummy_the_lead_must_be_accepted() -> None:
 
 
 def test_loot_refused_makes_a_major_penalty_card_with_declarers_lead_options() -> None:
-    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one")
+    state = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "one")
     assert state.node.id == "major-declarer-choice"  # the penalty-card chart already knows who is on lead
-    walk_on = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "continue", "one", "prohibit")
+    walk_on = walk("opening-lead-out-of-turn", "defender", "no", "no", "no", "refuse", "one", "prohibit")
     assert walk_on.finished and walk_on.rulings[-1].chart == "penalty-card"
     assert "50D2(a)" in walk_on.rulings[-1].laws
 
@@ -55,17 +55,15 @@ def test_opening_lead_by_presumed_dummy_cannot_be_accepted() -> None:
 
 def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_denomination() -> None:
     # 1NT (1♥) ... the 1♥ bidder did not see the opening; he corrects to 2♥, his partner may call freely.
-    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue")
+    state = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest")
     assert state.parked  # play on; the director is called back to judge damage (27D)
-    done = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "no")
+    done = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "no")
     assert "lowest sufficient bid in the same denomination(s)" in done.rulings[-1].text
     assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
 
 
 def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() -> None:
-    done = walk(
-        "insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "continue", "yes", "continue"
-    )
+    done = walk("insufficient-bid", "intended", "in-turn", "refuse", "lowest", "continue", "yes")
     assert done.chart.id == "adjusted-score"
     finished = walk(
         "insufficient-bid",
@@ -74,9 +72,7 @@ def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() ->
         "refuse",
         "lowest",
         "continue",
-        "continue",
         "yes",
-        "continue",
         "single",
         "no",
     )
@@ -87,12 +83,14 @@ def test_insufficient_bid_replaced_by_a_pass_goes_through_the_comparable_call_te
     state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other")
     assert state.chart.id == "comparable-call" and state.node.id == "test"  # offence already known
     state = walk("insufficient-bid", "intended", "in-turn", "refuse", "other", "no")
-    assert "whenever it is their turn to call" in state.render(state.node.note) and "27B2" in state.node.laws
+    passed = note(state, "partner-passes-always")
+    assert "whenever it is their turn to call" in passed.text and "27B2" in passed.laws
 
 
 def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_throughout() -> None:
     state = walk("insufficient-bid", "intended", "in-turn", "refuse", "double", "no")
-    assert "cancelled" in state.render(state.node.note) and "27B3" in state.node.laws
+    passed = note(state, "partner-passes")
+    assert "cancelled" in passed.text and "27B3" in passed.laws
     done = walk(
         "insufficient-bid",
         "intended",
@@ -100,7 +98,6 @@ def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_t
         "refuse",
         "double",
         "no",
-        "continue",
         "continue",
         "declaring-side",
         "continue",
@@ -140,8 +137,8 @@ def test_established_revoke_not_won_by_the_offender_but_a_later_trick_won_transf
 
 def test_revoke_corrected_before_establishment_by_a_defender_gives_a_major_penalty_card() -> None:
     state = walk("revoke", "revoke", "no", "no", "defender")
-    assert state.node.id == "defender-corrects" and "major penalty card" in state.render(state.node.note)
-    state = walk("revoke", "revoke", "no", "no", "defender", "continue", "one", "offender-plays")
+    assert "major penalty card" in note(state, "defender-corrects").text
+    state = walk("revoke", "revoke", "no", "no", "defender", "one", "offender-plays")
     assert state.finished and state.rulings[-1].chart == "penalty-card"
     assert "It is a major penalty card" in state.rulings[-1].text
 
@@ -154,8 +151,8 @@ def test_revoke_by_declarer_corrected_without_penalty() -> None:
 
 def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
     state = walk("revoke", "revoke", "no", "yes", "too-late", "yes")
-    assert state.node.id == "equity-adjust" and "64C1" in state.node.laws
-    done = walk("revoke", "revoke", "no", "yes", "too-late", "yes", "continue", "weighted", "no")
+    assert "64C1" in note(state, "equity-adjust").laws
+    done = walk("revoke", "revoke", "no", "yes", "too-late", "yes", "weighted", "no")
     assert done.finished and "WEIGHTED" in done.rulings[-1].text
 
 
@@ -171,4 +168,5 @@ def test_dummy_asking_a_defender_about_a_revoke() -> None:
 
 def test_both_sides_revoke_on_one_trick_both_corrected() -> None:
     state = walk("revoke", "revoke", "no", "both")
-    assert "both revokes" in state.render(state.node.note) and "62C3" in state.node.laws
+    passed = note(state, "both-same-trick")
+    assert "both revokes" in passed.text and "62C3" in passed.laws

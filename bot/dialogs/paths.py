@@ -2,7 +2,8 @@
 
 A path is the list of answers from the start to the end of the dialogue. Charts reached by a jump are
 walked inside the caller (their own paths are enumerated for themselves too). A repeat is taken
-"again" at most once per path, so loops are exercised without enumerating forever; a park is resumed.
+"again" at most once per path, so loops are exercised without enumerating forever; a park is resumed; a
+note is passed without a screen (its text goes with the next one).
 """
 
 from __future__ import annotations
@@ -24,10 +25,15 @@ class ChartPath:
     given: tuple[tuple[str, str], ...] = ()  # variables a calling chart passed in, for this path
 
     def describe(self, engine: Engine, chart_id: str) -> list[str]:
-        """The path as a director reads it: what a caller passed, question → answer, then the rulings."""
-        walk = engine.walk(chart_id, self.steps, dict(self.given))
+        """The path as a director reads it: what a caller passed, question → answer with the notes shown
+        above each question, then the rulings."""
+        walk = engine.begin(chart_id, dict(self.given))
         lines = [f"(given by the calling chart: {name} = {value})" for name, value in self.given]
-        lines += [f"{a.question} → {a.answer}" for a in walk.answered]
+        for step in self.steps:
+            lines += [f"NOTE: {note.text}" for note in walk.notes]
+            engine.take(walk, step)
+            lines.append(f"{walk.answered[-1].question} → {walk.answered[-1].answer}")
+        lines += [f"NOTE: {note.text}" for note in walk.notes]
         lines += [f"RULING ({', '.join(r.laws)}): {r.text}" for r in walk.rulings]
         return lines
 

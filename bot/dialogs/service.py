@@ -48,7 +48,7 @@ class Screen:
     chart_title: str
     status: str  # open, parked or finished
     step: int  # answers given so far; a press must name it, so an old button is recognised
-    kind: str  # question, note, park, repeat or ruling
+    kind: str  # question, park, repeat or ruling
     node_id: str
     text: str
     laws: tuple[str, ...]
@@ -57,6 +57,8 @@ class Screen:
     basis: str | None
     path: tuple[Answered, ...]
     rulings: tuple[Reached, ...]
+    notes: tuple[str, ...] = ()  # what the notes passed since the last answer say: shown above the question
+    # or the ruling, in place of a screen with only Continue on it
 
     @property
     def finished(self) -> bool:
@@ -313,6 +315,7 @@ class Dialogs:
             "step": len(walk.steps),
             "path": tuple(walk.answered),
             "rulings": tuple(walk.rulings),
+            "notes": tuple(n.text for n in walk.notes),
         }
         if walk.finished:
             last = walk.rulings[-1] if walk.rulings else None
