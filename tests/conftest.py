@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
+from bot.dialogs.engine import Reached
 from bot.dialogs.scenario import walk_named
 from bot.store import Store
 
@@ -38,6 +39,13 @@ def take(engine: Engine, walk: Walk, *options: str) -> Walk:
     for option in options:
         engine.take(walk, Step(walk.chart.id, walk.node.id, option))
     return walk
+
+
+def note(walk: Walk, node_id: str) -> Reached:
+    """The note passed at ``node_id`` since the last answer: it is shown with the next screen, not on its own."""
+    found = [n for n in walk.notes if n.node == node_id]
+    assert found, f"no note {node_id} before {walk.chart.id}/{walk.node.id}: {[n.node for n in walk.notes]}"
+    return found[0]
 
 
 @pytest.fixture

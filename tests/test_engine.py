@@ -12,25 +12,25 @@ from bot.dialogs.model import Park, Question, Repeat
 
 def test_answers_fill_variables_into_the_text(engine: Engine) -> None:
     walk = take(engine, engine.begin("demo-main"), "rho")
-    assert walk.node.id == "reminder"
-    assert walk.render(walk.node.note) == "The card of the right-hand opponent stays face up on the table."
+    assert walk.node.id == "card"  # the note asks nothing: its text goes with the next question
+    assert [n.text for n in walk.notes] == ["The card of the right-hand opponent stays face up on the table."]
 
 
 def test_a_ruling_ends_the_dialogue_with_its_laws(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "small")
+    walk = take(engine, engine.begin("demo-main"), "lho", "small")
     assert walk.finished
     assert [(r.text, r.laws) for r in walk.rulings] == [("A minor penalty card for the left-hand opponent.", ("50C",))]
 
 
 def test_a_jump_passes_variables_and_returns_to_the_caller(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "rho", "continue", "honour")
+    walk = take(engine, engine.begin("demo-main"), "rho", "honour")
     assert walk.rulings[-1].text == "A major penalty card for the right-hand opponent; declarer has lead options."
     assert not walk.finished and isinstance(walk.node, Repeat)
     assert walk.jumps == ["demo-sub"]
 
 
 def test_a_jump_without_next_ends_the_dialogue_with_the_other_chart(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue", "continue", "yes", "lho")
+    walk = take(engine, engine.begin("demo-main"), "lho", "honour", "continue", "continue", "yes", "lho")
     assert walk.finished
     assert walk.rulings[-1].chart == "demo-sub" and walk.rulings[-1].laws == ("50B", "50D")
 
@@ -41,7 +41,7 @@ def test_a_sub_chart_started_on_its_own_asks_what_a_caller_would_pass(engine: En
 
 
 def test_repeat_goes_back_and_park_waits(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "again")
+    walk = take(engine, engine.begin("demo-main"), "lho", "honour", "again")
     assert walk.node.id == "card"
     take(engine, walk, "honour", "continue")
     assert isinstance(walk.node, Park) and walk.parked and walk.status == "parked"
@@ -61,23 +61,23 @@ def test_an_answer_that_does_not_fit_changes_nothing(engine: Engine, node: str, 
 
 
 def test_nothing_can_be_answered_after_the_ruling(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "small")
+    walk = take(engine, engine.begin("demo-main"), "lho", "small")
     with pytest.raises(StaleAnswer):
         engine.take(walk, Step("demo-main", "card", "small"))
 
 
 def test_change_keeps_later_answers_while_the_path_is_the_same(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue")
+    walk = take(engine, engine.begin("demo-main"), "lho", "honour", "continue")
     steps = engine.change("demo-main", walk.steps, 0, "rho")
-    assert [s.option for s in steps] == ["rho", "continue", "honour", "continue"]
+    assert [s.option for s in steps] == ["rho", "honour", "continue"]
     changed = engine.walk("demo-main", steps)
     assert changed.rulings[-1].text.endswith("right-hand opponent; declarer has lead options.")
 
 
 def test_change_drops_later_answers_where_the_path_changes(engine: Engine) -> None:
-    walk = take(engine, engine.begin("demo-main"), "lho", "continue", "honour", "continue")
-    steps = engine.change("demo-main", walk.steps, 2, "small")
-    assert [s.option for s in steps] == ["lho", "continue", "small"]
+    walk = take(engine, engine.begin("demo-main"), "lho", "honour", "continue")
+    steps = engine.change("demo-main", walk.steps, 1, "small")
+    assert [s.option for s in steps] == ["lho", "small"]
     assert engine.walk("demo-main", steps).finished
 
 

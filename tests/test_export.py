@@ -36,7 +36,7 @@ TYPED = [line.replace("\u202e", "").strip() for line in HOSTILE.splitlines()]
 async def hostile_record(store: Store, dialogs: Dialogs) -> RulingRecord:
     """A finished ruling whose every typed field (note, event, table, club, names, appeal, decision) is hostile."""
     screen = await dialogs.start("tg:1", "demo-main")
-    for step, option in enumerate(["rho", "continue", "small"]):
+    for step, option in enumerate(["rho", "small"]):
         screen = await dialogs.answer("tg:1", screen.session_id, step, option)
     await dialogs.note(screen.session_id, "annotate", {"note": HOSTILE, "event": HOSTILE, "table": HOSTILE})
     record = await Rulings(store, dialogs).record(screen.session_id)
@@ -78,8 +78,7 @@ async def test_the_markdown_export_escapes_markup_links_and_sections(store: Stor
     assert [line for line in lines if re.match(r"\s*(>\s*)*(\d+\.|[-+*]) ", line)] == [
         "- A minor penalty card for the right-hand opponent.",
         "1. Who exposed a card? → *RHO*",
-        "2. The card of the right-hand opponent stays face up on the table. → *Continue*",
-        "3. Was it an honour? → *No, a small card*",
+        "2. Was it an honour? → *No, a small card*",
         *(line for line in lines if line.startswith(("- Appeal by ", "- Decision by "))),
     ]
     assert len([line for line in lines if line.startswith("- Decision by")]) == 1
@@ -140,7 +139,7 @@ async def test_a_shared_link_shows_a_forged_decision_as_part_of_the_appeal(
         director, player = Table(app, api, user_id=1), Table(app, api, user_id=5, chat_id=5)
         await director.send("/charts")
         await director.press("Demo of every node kind")
-        for label in ("RHO", "Continue", "No, a small card"):
+        for label in ("RHO", "No, a small card"):
             calls = await director.press(label)
         sid = int(re.search(r"Session (\d+)", director.texts(calls)).group(1))  # type: ignore[union-attr]
         calls = await director.press("Share", message=director.last_message(with_button="Share"))

@@ -26,10 +26,10 @@ def replays(dialogs: Dialogs, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 async def test_answers_in_a_row_replay_the_log_once(dialogs: Dialogs, replays: list[int]) -> None:
     screen = await dialogs.start("alice", "demo-main")
-    for step, option in enumerate(["lho", "continue", "honour"]):
+    for step, option in enumerate(["lho", "honour", "continue"]):
         screen = await dialogs.answer("alice", screen.session_id, step, option)
     assert replays[0] == 1  # the first press read the log; the others moved the kept walk on
-    assert [a.answer for a in screen.path] == ["LHO", "Continue", "Yes, an honour"]
+    assert [a.answer for a in screen.path] == ["LHO", "Yes, an honour", "No — continue"]
     again = await dialogs.screen("alice", screen.session_id)
     assert (again.node_id, again.step, again.path) == (screen.node_id, screen.step, screen.path)
 
@@ -40,8 +40,8 @@ async def test_a_refused_press_leaves_the_kept_walk_as_it_was(dialogs: Dialogs, 
     for step, option in ((0, "rho"), (1, "no-such-option"), (1, 7)):
         with pytest.raises(Stale):
             await dialogs.answer("alice", screen.session_id, step, option)
-    moved = await dialogs.answer("alice", screen.session_id, 1, "continue")
-    assert [a.answer for a in moved.path] == ["LHO", "Continue"] and moved.node_id == "card"
+    moved = await dialogs.answer("alice", screen.session_id, 1, "honour")
+    assert [a.answer for a in moved.path] == ["LHO", "Yes, an honour"] and moved.node_id == "another"
     assert [e.kind for e in await store.events(screen.session_id)] == ["start", "answer", "answer"]
 
 
@@ -71,5 +71,5 @@ def test_a_copied_walk_moves_on_alone(engine: Engine) -> None:
     walk = engine.walk("demo-main", [])
     copy = walk.copy()
     engine.take(copy, Step("demo-main", "who", "lho"))
-    assert (walk.node.id, walk.steps, walk.answered, walk.frames[-1].values) == ("who", [], [], {})
-    assert copy.node.id == "reminder" and copy.frames[-1].values == {"offender": "lho"}
+    assert (walk.node.id, walk.steps, walk.answered, walk.notes, walk.frames[-1].values) == ("who", [], [], [], {})
+    assert copy.node.id == "card" and copy.frames[-1].values == {"offender": "lho"} and copy.notes

@@ -58,7 +58,7 @@ async def test_a_press_stays_on_the_loop_thread_whether_its_session_is_in_memory
     hops[0] = 0
     await dialogs.answer("bob", second.session_id, 0, "rho")  # just started: in memory
     moved = await dialogs.answer("alice", first.session_id, 0, "lho")  # pushed out of memory by bob's
-    assert hops[0] == 0 and moved.node_id == "reminder"
+    assert hops[0] == 0 and moved.node_id == "card"
     assert _on_disk(store.path, first.session_id)[0] == [(0, "start"), (1, "answer")]
     await store.close()
 

@@ -29,7 +29,7 @@ from bot.store import Position, Store, StoreError
 from bot.telegram.app import STORE_DOWN
 from bot.telegram.callbacks import KINDS, PREFIXES, Answer, Back, ChangeMenu, Detail, LawText, Resume
 
-WHO, REMINDER, CARD = (question_key("demo-main", node) for node in ("who", "reminder", "card"))
+WHO, CARD, ANOTHER = (question_key("demo-main", node) for node in ("who", "card", "another"))
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,7 +66,7 @@ async def test_a_thousand_concurrent_chats_lose_and_duplicate_nothing(
 
     async def director(user: int, session: int) -> None:
         for step in range(20):
-            data = (Answer(session, 0, WHO, user % 2) if step % 2 == 0 else Back(session, 1, REMINDER)).encode()
+            data = (Answer(session, 0, WHO, user % 2) if step % 2 == 0 else Back(session, 1, CARD)).encode()
             await app.process_update(Update.de_json(callback_update(user * 100 + step, user, data), app.bot))
 
     started = time.perf_counter()
@@ -124,9 +124,9 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
         for user in (1, 2, 3):
             _send(first, _text(user * 10, user, "/start c_demo-main"))
             _send(first, callback_update(user * 10 + 1, user, Answer(user, 0, WHO, 1).encode()))
-        _send(first, callback_update(99, 1, Answer(1, 1, REMINDER, 0).encode()))  # director 1 continues past the note
+        _send(first, callback_update(99, 1, Answer(1, 1, CARD, 0).encode()))  # director 1 answers: an honour
         assert first.stdin is not None
-        first.stdin.write((json.dumps(callback_update(100, 2, Answer(2, 1, REMINDER, 0).encode())) + "\n").encode())
+        first.stdin.write((json.dumps(callback_update(100, 2, Answer(2, 1, CARD, 0).encode())) + "\n").encode())
         first.stdin.flush()  # killed while (or before) handling this press
     finally:
         first.send_signal(signal.SIGKILL)
@@ -137,10 +137,10 @@ def test_kill_minus_nine_of_the_bot_loses_no_answer(tmp_path: Path) -> None:
     assert steps[1] == 2 and steps[3] == 1 and steps[2] in (1, 2)  # the interrupted press: all or nothing
     second = _run_bot(database)
     try:
-        reply = _send(second, callback_update(200, 1, Answer(1, 2, CARD, 1).encode()))  # where director 1 stood
+        reply = _send(second, callback_update(200, 1, Answer(1, 2, ANOTHER, 1).encode()))  # where director 1 stood
+        assert "Parked" in reply
+        reply = _send(second, callback_update(201, 3, Answer(3, 1, CARD, 1).encode()))
         assert "Ruling — Demo of every node kind" in reply or "ruling follows" in reply
-        reply = _send(second, callback_update(201, 3, Answer(3, 1, REMINDER, 0).encode()))
-        assert "Was it an honour?" in reply
     finally:
         second.kill()
         second.wait(timeout=10)
@@ -338,7 +338,6 @@ async def test_a_failed_ruling_message_is_not_sent_twice(bot: tuple[Application,
     table = Table(app, api)
     await table.send("/start c_demo-main")
     await table.press("RHO")
-    await table.press("Continue")
     api.fail("sendMessage", status=502, description="Bad Gateway")
     calls = await table.press("No, a small card")
     rulings = [c for c in calls if c.method == "sendMessage" and "Ruling —" in c.params.get("text", "")]
@@ -354,7 +353,7 @@ async def test_nobody_reads_or_changes_another_directors_ruling(
     app, api = bot
     owner, other = Table(app, api, user_id=1), Table(app, api, user_id=2, chat_id=2)
     await owner.send("/start c_demo-main")
-    for label in ("RHO", "Continue", "No, a small card"):
+    for label in ("RHO", "No, a small card"):
         await owner.press(label)
     before = await store.events(1)
     forged = [Resume(1), LawText(1, 3, CARD), ChangeMenu(1, 3, CARD), Detail(1, "board", "x"), Back(1, 3, CARD)]

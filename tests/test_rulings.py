@@ -18,7 +18,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 async def finished(dialogs: Dialogs, owner: str = "tg:1") -> int:
     screen = await dialogs.start(owner, "demo-main")
-    for step, option in enumerate(["rho", "continue", "small"]):
+    for step, option in enumerate(["rho", "small"]):
         screen = await dialogs.answer(owner, screen.session_id, step, option)
     assert screen.finished
     return screen.session_id

@@ -20,15 +20,28 @@ async def test_sessions_survive_closing_and_reopening_the_database(
     dialogs = Dialogs(store, demo_charts)
     screen = await dialogs.start("alice", "demo-main")
     screen = await dialogs.answer("alice", screen.session_id, 0, "rho")
-    screen = await dialogs.answer("alice", screen.session_id, 1, "continue")
     await store.close()
 
     reopened = await Store.open(path)
     again = await Dialogs(reopened, demo_charts).screen("alice", screen.session_id)
-    assert (again.node_id, again.step, again.text) == ("card", 2, "Was it an honour?")
-    assert [a.answer for a in again.path] == ["RHO", "Continue"]
+    assert (again.node_id, again.step, again.text) == ("card", 1, "Was it an honour?")
+    assert again.notes == ("The card of the right-hand opponent stays face up on the table.",)
+    assert [a.answer for a in again.path] == ["RHO"]
     assert await reopened.integrity_check() == "ok"
     await reopened.close()
+
+
+async def test_a_log_from_when_notes_had_their_own_screen_still_replays(dialogs: Dialogs, store: Store) -> None:
+    s = await dialogs.start("alice", "demo-main")
+    older = [
+        ("answer", {"chart": "demo-main", "node": "who", "option": "rho"}),
+        ("answer", {"chart": "demo-main", "node": "reminder", "option": "continue"}),  # the note's Continue
+    ]
+    await store.append(s.session_id, 1, older, Position("open", 2, "demo-main/card"))
+    again = await dialogs.screen("alice", s.session_id)
+    assert (again.node_id, [a.answer for a in again.path]) == ("card", ["RHO"])
+    done = await dialogs.answer("alice", s.session_id, again.step, "small")
+    assert done.finished and done.rulings[-1].text == "A minor penalty card for the right-hand opponent."
 
 
 async def test_many_sessions_at_once_do_not_mix(dialogs: Dialogs) -> None:
@@ -38,7 +51,7 @@ async def test_many_sessions_at_once_do_not_mix(dialogs: Dialogs) -> None:
     )
     for i, screen in enumerate(answers):
         side = "left" if i % 2 else "right"
-        assert screen.text == f"The card of the {side}-hand opponent stays face up on the table."
+        assert screen.notes == (f"The card of the {side}-hand opponent stays face up on the table.",)
     assert len({s.session_id for s in starts}) == 20
 
 
@@ -48,7 +61,7 @@ async def test_a_stale_press_is_refused_and_stores_nothing(dialogs: Dialogs, sto
     before = await store.events(screen.session_id)
     with pytest.raises(Stale) as caught:
         await dialogs.answer("alice", screen.session_id, 0, "rho")  # the same button pressed twice
-    assert caught.value.screen.node_id == "reminder"
+    assert caught.value.screen.node_id == "card"
     with pytest.raises(Stale):
         await dialogs.answer("alice", screen.session_id, 1, "no-such-option")
     assert await store.events(screen.session_id) == before
@@ -79,7 +92,7 @@ async def test_two_writers_racing_for_the_same_step_one_wins(store: Store) -> No
 async def test_back_change_restart_and_park_are_all_in_the_log(dialogs: Dialogs, store: Store) -> None:
     s = await dialogs.start("alice", "demo-main")
     sid = s.session_id
-    for step, option in enumerate(["lho", "continue", "honour", "continue"]):
+    for step, option in enumerate(["lho", "honour", "continue"]):
         s = await dialogs.answer("alice", sid, step, option)
     assert s.status == "parked" and s.kind == "park"
     assert [x.id for x in await dialogs.sessions("alice", ("parked",))] == [sid]
@@ -97,7 +110,6 @@ async def test_back_change_restart_and_park_are_all_in_the_log(dialogs: Dialogs,
         "answer",
         "answer",
         "answer",
-        "answer",
         "park",
         "resume",
         "back",
@@ -110,7 +122,7 @@ async def test_back_change_restart_and_park_are_all_in_the_log(dialogs: Dialogs,
 
 async def test_a_finished_session_records_its_ruling(dialogs: Dialogs, store: Store) -> None:
     s = await dialogs.start("alice", "demo-main")
-    for step, option in enumerate(["lho", "continue", "small"]):
+    for step, option in enumerate(["lho", "small"]):
         s = await dialogs.answer("alice", s.session_id, step, option)
     assert s.finished and s.kind == "ruling" and s.laws == ("50C",)
     events = await store.events(s.session_id)
@@ -141,7 +153,7 @@ async def test_an_older_schema_is_migrated_and_keeps_its_sessions(
         assert old.execute("PRAGMA user_version").fetchone()[0] == 1
         assert old.execute("SELECT count(*) FROM events").fetchone()[0] == 2
     screen = await Dialogs(store, demo_charts).screen("alice", 1)
-    assert screen.node_id == "reminder" and "right-hand" in screen.text
+    assert screen.node_id == "card" and "right-hand" in screen.notes[0]
     await store.close()
 
 
@@ -172,6 +184,6 @@ async def test_a_locked_database_is_reported_and_loses_nothing(
         blocker.execute("ROLLBACK")
         blocker.close()
     retried = await dialogs.answer("alice", screen.session_id, 0, "lho")
-    assert retried.node_id == "reminder"
+    assert retried.node_id == "card"
     assert len(await store.events(screen.session_id)) == 2
     await store.close()

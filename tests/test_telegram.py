@@ -49,7 +49,11 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     calls = await table.press("RHO")
     assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # edited, not a new message
     assert "right-hand opponent" in table.texts(calls)
-    await table.press("Continue")
+    # the note asks nothing: it is a line above the next question, not a screen with only Continue on it
+    assert "» The card of the right-hand opponent stays face up" in table.texts(calls)
+    shown = table.last_message(with_button="No, a small card")
+    assert "Was it an honour?" in shown["text"]
+    assert "Continue" not in [b["text"] for row in shown["reply_markup"]["inline_keyboard"] for b in row]
     calls = await table.press("No, a small card")
     sent = [c for c in calls if c.method == "sendMessage"]
     assert sent and "Ruling — Demo of every node kind" in sent[0].params["text"]
@@ -65,14 +69,14 @@ async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application
     table = Table(app, api)
     await _start_demo(table)
     await table.press("LHO")
-    await table.press("Continue")
+    await table.press("Yes, an honour")
     assert "stays face up on the table" in table.texts(await table.press("Back"))
-    assert "Was it an honour?" in table.texts(await table.press("Continue"))
+    assert "Was another card exposed?" in table.texts(await table.press("Yes, an honour"))
     await table.press("Change an answer")
     calls = await table.press("1. Who exposed a card?")
     assert "Changing answer 1" in table.texts(calls)
     calls = await table.press("RHO")
-    assert "Was it an honour?" in table.texts(calls)  # the later answer still fits, so it is kept
+    assert "Was another card exposed?" in table.texts(calls)  # the later answer still fits, so it is kept
     assert "Who exposed a card?" in table.texts(await table.press("Restart"))
 
 
@@ -170,15 +174,15 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     table = Table(app, api)
     await _start_demo(table)
     await table.press("LHO")
-    waiting = table.last_message(with_button="Continue")
+    waiting = table.last_message(with_button="No, a small card")
     await app.shutdown()
     await store.close()
 
     store = await Store.open(db)
     app = await start_bot(store, demo_charts, api)
     table = Table(app, api)
-    calls = await table.press("Continue", message=waiting)  # the button from before the restart still works
-    assert "Was it an honour?" in table.texts(calls)
+    calls = await table.press("No, a small card", message=waiting)  # the button from before the restart works
+    assert "A minor penalty card for the left-hand opponent." in table.texts(calls)
     await app.shutdown()
     await store.close()
 
@@ -341,7 +345,7 @@ async def test_history_resume_and_cancel(demo: tuple[Application, FakeBotAPI], s
     assert "Nothing to resume" in table.texts(await table.send("/resume"))
     assert "No rulings yet" in table.texts(await table.send("/history"))
     await _start_demo(table)
-    for label in ("RHO", "Continue", "No, a small card"):
+    for label in ("RHO", "No, a small card"):
         await table.press(label)
     assert "Your recent rulings" in table.texts(await table.send("/history"))
     assert "Ruling — Demo of every node kind" in table.texts(await table.press("Demo of every node kind"))

@@ -27,7 +27,7 @@ async def demo(store: Store, demo_charts: dict[str, Chart]) -> AsyncIterator[tup
 async def rule(table: Table) -> int:
     await table.send("/charts")
     await table.press("Demo of every node kind")
-    for label in ("RHO", "Continue", "No, a small card"):
+    for label in ("RHO", "No, a small card"):
         calls = await table.press(label)
     text = table.texts(calls)
     return int(re.search(r"Session (\d+)", text).group(1))  # type: ignore[union-attr]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from bot.dialogs import Chart, Dialogs
+from bot.dialogs import Chart, Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
 from bot.store import Store
@@ -44,8 +44,9 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "Who exposed a card?" in first and "1. LHO" in first and "Law 50 (type 'more'" in first
     assert "prematurely exposed" not in first  # the law is named on the screen, its text is one 'more' away
     assert "A card prematurely exposed" in await chat.handle("more")
-    assert "stays face up" in await chat.handle("2")
-    assert "Was it an honour?" in await chat.handle("1")
+    second = await chat.handle("2")  # a note asks nothing: its line goes above the next question
+    assert "» The card of the right-hand opponent stays face up" in second and "Was it an honour?" in second
+    assert "Continue" not in second
     ruling = await chat.handle("2")
     assert ruling.startswith("RULING — Demo of every node kind")
     assert "A minor penalty card for the right-hand opponent." in ruling
@@ -55,13 +56,25 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "1. Who exposed a card? → RHO" in ruling
 
 
+async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> None:
+    charts = load_charts()
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]
+    chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+    await chat.handle("chart change-of-call")
+    for number in ("1", "1"):  # an unintended call; partner has not called
+        await chat.handle(number)
+    ruling = await chat.handle("1")  # LHO had not called over it
+    assert ruling.startswith("RULING — ") and "» The player substitutes the call they intended" in ruling
+    assert ruling.index("» The player substitutes") < ruling.index("• An unintended call was replaced")
+
+
 @pytest.mark.slow
 async def test_back_history_change_and_restart(chat: TerminalChat) -> None:
     await chat.handle("chart demo-main")
     await chat.handle("1")
     await chat.handle("1")
     history = await chat.handle("history")
-    assert "1. Who exposed a card? → LHO" in history and "2. The card of the left-hand opponent" in history
+    assert "1. Who exposed a card? → LHO" in history and "2. Was it an honour? → Yes, an honour" in history
     assert "stays face up" in await chat.handle("back")
     reopened = await chat.handle("change 1")
     assert "Changing answer 1" in reopened and "Who exposed a card?" in reopened
@@ -126,7 +139,7 @@ async def test_references_in_a_description_go_straight_to_the_law(chat: Terminal
 @pytest.mark.slow
 async def test_parked_sessions_are_listed_and_resumed(chat: TerminalChat) -> None:
     await chat.handle("chart demo-main")
-    for key in ("1", "1", "1", "2"):
+    for key in ("1", "1", "2"):
         reply = await chat.handle(key)
     assert "PARKED — Play continues" in reply
     listing = await chat.handle("parked")
@@ -174,8 +187,8 @@ def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
     first = _start(db)
     try:
         _say(first, "chart demo-main", "Who exposed a card?")
-        _say(first, "2", "stays face up")
-        _say(first, "1", "Was it an honour?")
+        _say(first, "2", "Was it an honour?")
+        _say(first, "1", "Was another card exposed?")
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
@@ -184,7 +197,7 @@ def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
         listing = _say(second, "resume", "answer(s)")
         assert "Demo of every node kind — open, 2 answer(s)" in listing
         number = listing.split("type 'resume N':")[1].split()[0]
-        shown = _say(second, f"resume {number}", "Was it an honour?")
+        shown = _say(second, f"resume {number}", "Was another card exposed?")
         assert "answer 3]" in shown
         _say(second, "history", "1. Who exposed a card? → RHO")
         _say(second, "quit", "Goodbye")

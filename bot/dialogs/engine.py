@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.dialogs.model import (
+    CONTINUE,
     PLACEHOLDER,
     Branch,
     Chart,
     Jump,
     Node,
+    Note,
     Park,
     Question,
     Ruling,
@@ -62,7 +64,7 @@ class Answered:
 
 @dataclass(frozen=True, slots=True)
 class Reached:
-    """A ruling the walk reached (in the chart itself or in one it jumped to)."""
+    """A ruling the walk reached (in the chart itself or in one it jumped to), or a note it passed."""
 
     chart: str
     node: str
@@ -88,6 +90,8 @@ class Walk:
     rulings: list[Reached] = field(default_factory=list)
     jumps: list[str] = field(default_factory=list)
     trail: list[tuple[str, str]] = field(default_factory=list)  # every (chart, node) visited, in order
+    notes: list[Reached] = field(default_factory=list)  # the notes passed since the last answer, to show with
+    # the next question or the ruling: a note asks nothing, so it is never a screen of its own
 
     @property
     def finished(self) -> bool:
@@ -113,7 +117,9 @@ class Walk:
     def copy(self) -> Walk:
         """An independent walk at the same place: taking a step on the copy leaves this one as it was."""
         frames = [_Frame(f.chart, f.node, dict(f.values), f.back_to) for f in self.frames]
-        return Walk(frames, [*self.steps], [*self.answered], [*self.rulings], [*self.jumps], [*self.trail])
+        return Walk(
+            frames, [*self.steps], [*self.answered], [*self.rulings], [*self.jumps], [*self.trail], [*self.notes]
+        )
 
     def render(self, text: str) -> str:
         """Fill a text's placeholders from the variables of the chart being shown."""
@@ -160,6 +166,8 @@ class Engine:
 
     def take(self, walk: Walk, step: Step) -> None:
         """Apply one answer in place; StaleAnswer (and no change) if it does not fit the current node."""
+        if step.option == CONTINUE and any((n.chart, n.node) == (step.chart, step.node) for n in walk.notes):
+            return  # a note's Continue in a log from before notes were passed without a screen: already done
         if walk.finished:
             raise StaleAnswer("the dialogue has ended")
         frame = walk.frames[-1]
@@ -175,6 +183,7 @@ class Engine:
             option = next(o for o in node.options if o.id == step.option)
             frame.values.update(option.sets)
         walk.steps.append(step)
+        walk.notes.clear()
         frame.node = target
         self._advance(walk)
 
@@ -197,7 +206,7 @@ class Engine:
         return walk.steps
 
     def _advance(self, walk: Walk) -> None:
-        """Move through the nodes that ask nothing: branches, jumps and rulings."""
+        """Move through the nodes that ask nothing: branches, jumps, notes (kept to show) and rulings."""
         while walk.frames:
             frame = walk.frames[-1]
             node = frame.chart.nodes[frame.node]
@@ -224,6 +233,11 @@ class Engine:
                             node.next,
                         )
                     )
+                case Note():
+                    walk.notes.append(
+                        Reached(frame.chart.id, node.id, fill(node.note, frame.chart, frame.values), node.laws)
+                    )
+                    frame.node = node.next
                 case Ruling():
                     walk.rulings.append(
                         Reached(frame.chart.id, node.id, fill(node.ruling, frame.chart, frame.values), node.laws)

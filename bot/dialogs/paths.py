@@ -6,7 +6,7 @@ chart along one representative path, and the called chart's own paths, enumerate
 of variables a caller passes, cover the rest. What the caller does after the called chart returns does
 not depend on the path taken there (a called chart's variables stay its own), so one representative is
 enough. A repeat is taken "again" at most once per path, so loops are exercised without enumerating
-forever; a park is resumed.
+forever; a park is resumed; a note is passed without a screen (its text goes with the next one).
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ class ChartPath:
     given: tuple[tuple[str, str], ...] = ()  # variables a calling chart passed in, for this path
 
     def describe(self, engine: Engine, chart_id: str) -> list[str]:
-        """The path as a director reads it: what a caller passed, question → answer, each jump into another
-        chart as one line, then the chart's own rulings (a called chart's are in its own snapshot)."""
+        """The path as a director reads it: what a caller passed, question → answer with the chart's notes
+        shown above each question, each jump into another chart as one line, then the chart's own rulings (a
+        called chart's notes and rulings are in its own snapshot)."""
         walk = engine.begin(chart_id, dict(self.given))
         lines = [f"(given by the calling chart: {name} = {value})" for name, value in self.given]
         # the top chart's values, kept after the walk ends: what its jumps pass
@@ -38,10 +39,12 @@ class ChartPath:
         for step in self.steps:
             answered, trail = len(walk.answered), len(walk.trail)
             inside = len(walk.frames) > 1
+            lines += [f"NOTE: {note.text}" for note in walk.notes if note.chart == chart_id]
             engine.take(walk, step)
             if not inside:
                 lines += [f"{a.question} → {a.answer}" for a in walk.answered[answered:]]
             lines += _jumps_since(engine, walk, values, trail)
+        lines += [f"NOTE: {note.text}" for note in walk.notes if note.chart == chart_id]
         lines += [f"RULING ({', '.join(r.laws)}): {r.text}" for r in walk.rulings if r.chart == chart_id]
         return lines
 

@@ -64,7 +64,7 @@ class Screen:
     chart_title: str
     status: str  # open, parked or finished
     step: int  # answers given so far; a press must name it, so an old button is recognised
-    kind: str  # question, note, park, repeat or ruling
+    kind: str  # question, park, repeat or ruling
     node_id: str
     question: str  # question_key of the node shown ("" once finished): a press must name it too
     text: str
@@ -74,6 +74,8 @@ class Screen:
     basis: str | None
     path: tuple[Answered, ...]
     rulings: tuple[Reached, ...]
+    notes: tuple[str, ...] = ()  # what the notes passed since the last answer say: shown above the question
+    # or the ruling, in place of a screen with only Continue on it
 
     @property
     def finished(self) -> bool:
@@ -382,6 +384,7 @@ class Dialogs:
             "step": len(walk.steps),
             "path": tuple(walk.answered),
             "rulings": tuple(walk.rulings),
+            "notes": tuple(n.text for n in walk.notes),
         }
         if walk.finished:
             last = walk.rulings[-1] if walk.rulings else None

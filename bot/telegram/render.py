@@ -52,8 +52,10 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def question_html(screen: Screen) -> str:
-    """The question, its help and one line of law references; the law text is behind a button."""
+    """What the notes passed say, the question, its help and one line of law references; the law text is
+    behind a button."""
     lines = [f"<b>{esc(screen.chart_title)}</b> · answer {screen.step + 1}"]
+    lines += [f"» {esc(note)}" for note in screen.notes]
     if screen.kind == "park":
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
     else:
@@ -88,6 +90,7 @@ def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
 def ruling_html(book: LawBook, screen: Screen) -> list[str]:
     """The final ruling as one or more messages: outcome, quoted laws, the path."""
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
+    lines += [f"» {esc(note)}" for note in screen.notes]
     lines += [f"• {esc(r.text)}" for r in screen.rulings]
     lines += ["", "<b>Laws applied</b>"]
     for ref in screen.laws:

@@ -43,10 +43,11 @@ Or use a command:
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
-    """A question, note, park or final ruling as plain text."""
+    """A question, park or final ruling as plain text, after what the notes passed on the way say."""
     if screen.finished:
         return ruling_text(book, screen)
     lines = [f"[{screen.chart_title} · session {screen.session_id} · answer {screen.step + 1}]"]
+    lines += [f"» {note}" for note in screen.notes]
     if screen.kind == "park":
         lines.append("PARKED — " + screen.text)
     else:
@@ -65,6 +66,7 @@ def screen_text(book: LawBook, screen: Screen) -> str:
 def ruling_text(book: LawBook, screen: Screen) -> str:
     """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
+    lines += [f"» {note}" for note in screen.notes]
     lines += [f"• {r.text}" for r in screen.rulings]
     lines += ["", "Laws applied:"]
     for ref in screen.laws:
