@@ -42,8 +42,9 @@ def take(engine: Engine, walk: Walk, *options: str) -> Walk:
 
 
 def note(walk: Walk, node_id: str) -> Reached:
-    """The note passed at ``node_id`` since the last answer: it is shown with the next screen, not on its own."""
-    found = [n for n in walk.notes if n.node == node_id]
+    """The note passed at ``node_id`` (or ``chart/node``) since the last answer: it is shown with the next screen,
+    not on its own."""
+    found = [n for n in walk.notes if node_id in (n.node, f"{n.chart}/{n.node}")]
     assert found, f"no note {node_id} before {walk.chart.id}/{walk.node.id}: {[n.node for n in walk.notes]}"
     return found[0]
 

@@ -17,7 +17,8 @@ from bot.taps import measure, read_scenarios, walk_scenario
 
 TAPS = Path(__file__).parent / "taps"
 
-# 1NT (1♥), corrected to 2♥: four questions, a Continue, a Resume, the damage question at the end of play.
+# 1NT (1♥), corrected to 2♥: the pick, LHO's refusal taken from the description, three questions, a Resume,
+# the damage question at the end of play (the notes on the way need no tap).
 INSUFFICIENT_BID = """
 - description: "insufficient bid 1H over 1NT, LHO won't accept it, he corrects to 2H"
   chart: insufficient-bid
@@ -41,10 +42,10 @@ def test_taps_count_the_pick_every_question_and_every_continue_or_resume(
     assert figures == {
         "n": 1,
         "reached": 1,
-        "median_taps": 8,
-        "p90_taps": 8,
-        "max_taps": 8,
-        "prefilled": 0,
+        "median_taps": 6,
+        "p90_taps": 6,
+        "max_taps": 6,
+        "prefilled": 1,
         "offered": 1,
     }
 
@@ -57,7 +58,7 @@ def test_the_table_lists_a_scenario_that_missed_its_ruling_and_why(
     assert main(["taps", str(write(tmp_path, wrong + unnamed))]) == 1
     out = capsys.readouterr().out
     assert "s.yaml:1" in out and "MISSED" in out
-    assert "not stands-b1" in out and "named but never asked: replacement: lowest" in out
+    assert "lho-accepts was answered 'refuse', the scenario says 'accept'" in out
     assert "damaged-b1 asks" in out and "names no answer for it (options: yes, no)" in out
     assert "n 2 · reached 0" in out
 
@@ -109,7 +110,7 @@ async def test_answers_taken_from_the_description_cost_no_tap_and_are_checked(st
     dialogs = Prefilling(store, load_charts())
     scenario = read_scenarios([write(tmp_path, INSUFFICIENT_BID)], load_charts())[0]
     outcome = await walk_scenario(dialogs, scenario)
-    assert (outcome.taps, outcome.prefilled, outcome.reached) == (7, 1, True)
+    assert (outcome.taps, outcome.prefilled, outcome.reached) == (6, 1, True)
     wrong = replace(scenario, answers={**scenario.answers, "unintended": "unintended"})
     outcome = await walk_scenario(dialogs, wrong)
     assert not outcome.reached

@@ -67,6 +67,13 @@ class NamedAnswers:
         return [f"{key}: {', '.join(values)}" for key, values in self.left.items() if values]
 
 
+def _here(top_chart: str, walk: Walk) -> set[str]:
+    """Where the walk stands: its node, and the notes it passed on the way (shown with this screen)."""
+    return {answer_key(top_chart, walk.chart.id, walk.node.id)} | {
+        answer_key(top_chart, note.chart, note.node) for note in walk.notes
+    }
+
+
 def walk_named(
     engine: Engine,
     chart_id: str,
@@ -78,7 +85,7 @@ def walk_named(
     answer must have been asked for (UnnamedAnswer otherwise)."""
     named = NamedAnswers(chart_id, answers)
     walk = engine.begin(chart_id, given)
-    while not walk.finished and answer_key(chart_id, walk.chart.id, walk.node.id) != until:
+    while not walk.finished and until not in _here(chart_id, walk):
         engine.take(walk, named.step(walk))
     if until is not None and walk.finished:
         raise UnnamedAnswer(f"the walk ended without reaching {until}")
