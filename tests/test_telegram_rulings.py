@@ -197,7 +197,9 @@ async def test_revoked_links_and_forged_appeals_change_nothing(
     await director.press("Stop sharing")
     assert "does not open a ruling" in outsider.texts(await outsider.send(f"/start r_{token}"))
     before = await store.events(sid)
-    for data in (f"ra:{sid}", f"rt:{token}", f"rs:{sid}", f"ro:{sid}", f"rd:{sid}:board:3", f"rn:{sid}", "fg:no"):
+    records = (f"ra:{sid}", f"rt:{token}", f"rs:{sid}", f"ro:{sid}", f"rd:{sid}:board:3", f"rn:{sid}", "fg:no")
+    clubs = (f"rc:{sid}", f"rc:{sid}:1", f"rc:{sid}:{10**20}", "ci:1:y", f"ci:{10**20}:y", "ci:1:maybe")
+    for data in (*records, *clubs):
         calls = await outsider.press_data(data, message=director.last_message())
         assert [c.method for c in calls] == ["answerCallbackQuery"], data
     assert await store.events(sid) == before
