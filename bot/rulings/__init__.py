@@ -295,9 +295,6 @@ class Rulings:
         await self._administer(user, club_id)
         await self.store.update_club(club_id, appeals_chat=chat)
 
-    async def club(self, club_id: int) -> Club | None:
-        return await self.store.club(club_id)
-
     async def grant(self, user: str, club_id: int, member: str, role: str) -> Club:
         """Invite someone to a role: it takes effect only when they accept, so nobody's rulings are filed
         under (and read by) a club they did not agree to join."""
