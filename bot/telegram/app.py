@@ -25,6 +25,7 @@ from telegram import (
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import (
+    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -57,6 +58,7 @@ from bot.telegram.render import (
     ruling_html,
     split_message,
 )
+from bot.telegram.updates import PerConversation, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
 T = TypeVar("T")
@@ -92,6 +94,7 @@ NOT_YOURS = "Only the director who started this ruling can use its buttons."
 BUSY = "The record is busy for a moment; nothing was lost. Please press again."
 STORE_DOWN = "The record could not be written just now; your earlier answers are kept. Try again shortly."
 RETRIES = 3
+FLOOD_LIMIT = 30.0  # Bot API calls naming a chat, a second, across all chats (Telegram: "about 30 messages")
 YOUNG_COLLECTION = 20_000  # allocations between collections of the youngest generation (Python's default: 700)
 
 
@@ -104,8 +107,10 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     """Call the Bot API, waiting out flood limits; network errors are retried only where a repeat is harmless.
 
     A message sent twice would show a ruling twice, so sends are retried only after RetryAfter (Telegram
-    did not process the request); edits and callback answers are retried on network errors too.
+    did not process the request); edits and callback answers are retried on network errors too. A button press
+    being handled is answered first (see bot.telegram.updates).
     """
+    before_call()
     for attempt in range(RETRIES):
         try:
             return await call()
@@ -132,7 +137,8 @@ class TelegramFrontEnd:
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
-        app.add_handler(CallbackQueryHandler(self.on_press))  # first: most updates are presses; nothing else takes one
+        # first: most updates are presses; nothing else takes one
+        app.add_handler(CallbackQueryHandler(answered_first(self.on_press, deliver)))
         app.add_handler(CommandHandler("start", self.on_start))
         app.add_handler(CommandHandler("help", self.on_help))
         app.add_handler(CommandHandler("law", self.on_law))
@@ -364,7 +370,7 @@ class TelegramFrontEnd:
             notice = STORE_DOWN
         except DialogError as exc:
             notice = str(exc)[:190]
-        await deliver(lambda: query.answer(notice, show_alert=notice in (NOT_YOURS,)), idempotent=True)
+        await answer_press(query, deliver, notice, alert=notice in (NOT_YOURS,))
 
     def _press_handlers(self) -> dict[str, Callable[[Update, list[str]], Awaitable[str | None]]]:
         return {
@@ -520,9 +526,25 @@ def tune_collector() -> None:
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
 
 
-def build_application(token: str, front_end: TelegramFrontEnd, request: BaseRequest | None = None) -> Application:
-    """The PTB Application with our handlers; ``request`` replaces the network (tests pass a fake Bot API)."""
-    builder: ApplicationBuilder = ApplicationBuilder().token(token)
+def build_application(
+    token: str,
+    front_end: TelegramFrontEnd,
+    request: BaseRequest | None = None,
+    *,
+    base_url: str | None = None,
+    max_rate: float = FLOOD_LIMIT,
+) -> Application:
+    """The PTB Application with our handlers; ``request`` replaces the network (tests pass a fake Bot API).
+
+    Updates run concurrently, in order per chat and person (bot.telegram.updates). PTB's rate limiter keeps
+    the Bot API's flood limits: ``max_rate`` calls a second that name a chat (0: no overall limit) and twenty
+    a minute per group, and waits out a RetryAfter up to RETRIES times before ``deliver`` sees it."""
+    limiter = AIORateLimiter(overall_max_rate=max_rate, max_retries=RETRIES)
+    builder: ApplicationBuilder = (
+        ApplicationBuilder().token(token).concurrent_updates(PerConversation()).rate_limiter(limiter)
+    )
+    if base_url is not None:
+        builder = builder.base_url(base_url)
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
     app = builder.build()

@@ -18,6 +18,7 @@ from bot.answers import MODE_KEY, MODES, Answers, Reading, Topic
 from bot.laws.glossary import Term
 from bot.laws.text import ref_label
 from bot.telegram.render import esc
+from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
@@ -138,7 +139,9 @@ class PlayerHandlers:
         if mode not in MODES:
             return "That setting does not exist."
         await self.front.dialogs.store.set_setting(self.front.owner(update), MODE_KEY, mode)
+        notice = f"Saved: {MODE_LABELS[mode]}"
+        answer_now(notice)
         message = self.front._message(update)
         if message is not None:
             await self.front._edit(message, *self._settings(mode))
-        return f"Saved: {MODE_LABELS[mode]}"
+        return notice
