@@ -41,6 +41,9 @@ class BotAPIStandIn:
         self.fake = FakeBotAPI()
         self.calls: list[Answered] = []
         self.webhook: dict[str, Any] | None = None
+        self.polled = asyncio.Event()  # set by the first getUpdates: the bot is polling
+        self.handed_out = 0  # the highest update_id getUpdates has returned
+        self.confirmed = 0  # the highest update_id the bot has confirmed (getUpdates with a later offset)
         self._updates: list[dict[str, Any]] = []
         self._arrived = asyncio.Event()
         self._ids = itertools.count(1)
@@ -115,6 +118,8 @@ class BotAPIStandIn:
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
             pass
+        except asyncio.CancelledError:  # the loop is closing: end quietly (3.11's streams log a cancelled handler)
+            pass
         finally:
             self._connections.discard(writer)
             writer.close()
@@ -146,13 +151,17 @@ class BotAPIStandIn:
         return int(params["chat_id"]) if "chat_id" in params else None
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.polled.set()
         offset = int(params.get("offset", 0) or 0)
+        self.confirmed = max(self.confirmed, offset - 1)
         limit = int(params.get("limit", 100) or 100)
         deadline = time.monotonic() + float(params.get("timeout", 0) or 0)
         while True:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
             if self._updates or time.monotonic() >= deadline:
-                return self._updates[:limit]
+                batch = self._updates[:limit]
+                self.handed_out = max([self.handed_out, *(u["update_id"] for u in batch)])
+                return batch
             self._arrived.clear()
             try:
                 await asyncio.wait_for(self._arrived.wait(), deadline - time.monotonic())

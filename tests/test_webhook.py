@@ -1,5 +1,5 @@
-"""Webhook mode end to end: the real ``python -m bot telegram --webhook`` process on loopback, real HTTP POSTs of
-updates, answers through the Bot API stand-in (BOT_API_URL), and a shutdown that loses no update in flight."""
+"""The real ``python -m bot telegram`` process end to end against the Bot API stand-in (BOT_API_URL): webhook
+mode on loopback with real HTTP POSTs of updates, and long polling; a shutdown loses no update in flight."""
 
 from __future__ import annotations
 
@@ -63,10 +63,8 @@ async def standin() -> AsyncIterator[BotAPIStandIn]:
     await server.stop()
 
 
-@pytest.fixture
-async def bot(standin: BotAPIStandIn, tmp_path: Path) -> AsyncIterator[Bot]:
-    port = free_port()
-    env = {
+def bot_env(standin: BotAPIStandIn, tmp_path: Path) -> dict[str, str]:
+    return {
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "TELEGRAM_BOT_TOKEN": TOKEN,
@@ -75,11 +73,16 @@ async def bot(standin: BotAPIStandIn, tmp_path: Path) -> AsyncIterator[Bot]:
         "BOT_DIALOGS": str(ROOT / "tests" / "fixtures" / "dialogs"),
         "BOT_LOG_LEVEL": "WARNING",
     }
+
+
+@pytest.fixture
+async def bot(standin: BotAPIStandIn, tmp_path: Path) -> AsyncIterator[Bot]:
+    port = free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         *("-m", "bot", "telegram", "--webhook", "https://bot.example.org/td-hook"),
         *("--listen", "127.0.0.1", "--port", str(port), "--secret-token", SECRET),
-        env=env,
+        env=bot_env(standin, tmp_path),
         cwd=tmp_path,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -149,3 +152,26 @@ def test_the_bot_api_url_carries_the_token_over_https_or_stays_on_this_machine(u
     else:
         with pytest.raises(ConfigError, match="BOT_API_URL must be an https:// URL"):
             load_config({"BOT_API_URL": url})
+
+
+async def test_long_polling_stops_after_the_updates_it_took_are_answered_and_confirmed(
+    standin: BotAPIStandIn, tmp_path: Path
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "telegram", env=bot_env(standin, tmp_path), cwd=tmp_path
+    )
+    try:
+        await asyncio.wait_for(standin.polled.wait(), 60)
+        standin.delay = 0.4
+        chats = [private_chat(700 + n) for n in range(6)]
+        last = [standin.push(text_message(user, chat, "/help"))["update_id"] for user, chat in chats][-1]
+        while standin.handed_out < last:
+            await asyncio.sleep(0.01)
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert {int(c.params["chat_id"]) for c in standin.sent("sendMessage")} == {chat["id"] for _u, chat in chats}
+    assert standin.confirmed == last, "a restarted bot would take the answered updates again"
