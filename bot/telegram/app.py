@@ -58,6 +58,7 @@ from bot.telegram.render import (
     ruling_html,
     split_message,
 )
+from bot.telegram.transport import AsyncioRequest
 from bot.telegram.updates import PerConversation, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
@@ -110,7 +111,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     did not process the request); edits and callback answers are retried on network errors too. A button press
     being handled is answered first (see bot.telegram.updates).
     """
-    before_call()
+    await before_call()
     for attempt in range(RETRIES):
         try:
             return await call()
@@ -545,7 +546,9 @@ def build_application(
     )
     if base_url is not None:
         builder = builder.base_url(base_url)
-    if request is not None:
+    if request is None:  # see bot.telegram.transport: httpx cost most of a press
+        builder = builder.request(AsyncioRequest()).get_updates_request(AsyncioRequest(pool_size=1))
+    else:
         builder = builder.request(request).get_updates_request(request)
     app = builder.build()
     front_end.install(app)

@@ -139,11 +139,13 @@ def answered_first(callback: Handler, deliver: Deliver) -> Handler:
     return handle
 
 
-def before_call() -> None:
-    """Called before each Bot API call: a press not answered yet is answered now, ahead of the call."""
+async def before_call() -> None:
+    """Called before each Bot API call: a press not answered yet is answered now, ahead of the call (one turn
+    of the event loop lets the answer's request go out first; the call does not wait for its reply)."""
     press = _PRESS.get()
-    if press is not None:
+    if press is not None and press.answering is None:
         press.answer()
+        await asyncio.sleep(0)
 
 
 def answer_now(notice: str) -> None:
