@@ -3,7 +3,7 @@
 PTB's own transport (httpx) cost 2.2 ms of CPU for each Bot API call on this project's machine, where the same
 request written and read on an asyncio connection cost 0.11 ms; a button press makes two calls (the answer to
 the press and the edit), so httpx was most of a press's cost and capped how many directors one process could
-serve (bench/bench_load.py). This transport speaks just what the Bot API needs: a POST with a JSON body (or a
+serve (bench/bench_load.py). This transport speaks just what the Bot API needs: a POST with a form body (or a
 multipart body with files, such as a chart's picture), a response with a Content-Length or chunked body, on
 connections that are reused while they are fresh. Timeouts raise TimedOut, connection failures NetworkError,
 as PTB's transport does; no proxy support (the bot never had a proxy setting).
@@ -25,6 +25,7 @@ POOL_SIZE = 256  # connections open at once, like PTB's default pool
 KEEP_ALIVE = 5.0  # seconds an idle connection is reused (httpx's default); older ones are closed
 TIMEOUTS = {"read": 5.0, "write": 5.0, "connect": 5.0, "pool": 1.0, "media_write": 20.0}  # PTB's defaults
 USER_AGENT = "bridge-director-bot (python-telegram-bot)"
+FORM = "application/x-www-form-urlencoded"
 
 Connection = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]
 
@@ -138,11 +139,12 @@ def _timeout(value: Any, name: str) -> float | None:
 
 
 def _body(request_data: RequestData | None) -> tuple[bytes, str]:
-    """The request's body and its content type: JSON, or multipart when it carries files."""
+    """The request's body and its content type: a form, as PTB's own transport sends it, or multipart when it
+    carries files."""
     if request_data is None:
-        return b"", "application/json"
+        return b"", FORM
     if not request_data.contains_files:
-        return request_data.json_payload, "application/json"
+        return request_data.url_encoded_parameters().encode(), FORM
     boundary = secrets.token_hex(16)
     chunks: list[bytes] = []
     for name, value in request_data.json_parameters.items():
