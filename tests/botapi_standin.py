@@ -59,7 +59,8 @@ class BotAPIStandIn:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def start(self) -> BotAPIStandIn:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=1 << 20)
+        # A deep backlog: a bot with hundreds of chats in flight opens hundreds of connections at once.
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=1 << 20, backlog=4096)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 

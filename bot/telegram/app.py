@@ -58,7 +58,7 @@ from bot.telegram.render import (
     ruling_html,
     split_message,
 )
-from bot.telegram.transport import AsyncioRequest
+from bot.telegram.transport import AsyncioRequest, NotSent
 from bot.telegram.updates import PerConversation, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
@@ -108,7 +108,8 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     """Call the Bot API, waiting out flood limits; network errors are retried only where a repeat is harmless.
 
     A message sent twice would show a ruling twice, so sends are retried only after RetryAfter (Telegram
-    did not process the request); edits and callback answers are retried on network errors too. A button press
+    did not process the request) or NotSent (the request never left); edits and callback answers are retried on
+    network errors too. A button press
     being handled is answered first (see bot.telegram.updates).
     """
     await before_call()
@@ -119,7 +120,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
             delay = exc.retry_after
             await asyncio.sleep(delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay))
         except (TimedOut, NetworkError) as exc:
-            if not idempotent or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
+            if not (idempotent or isinstance(exc, NotSent)) or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
                 raise
             await asyncio.sleep(0.5 * 2**attempt)
     return await call()

@@ -5,8 +5,9 @@ request written and read on an asyncio connection cost 0.11 ms; a button press m
 the press and the edit), so httpx was most of a press's cost and capped how many directors one process could
 serve (bench/bench_load.py). This transport speaks just what the Bot API needs: a POST with a form body (or a
 multipart body with files, such as a chart's picture), a response with a Content-Length or chunked body, on
-connections that are reused while they are fresh. Timeouts raise TimedOut, connection failures NetworkError,
-as PTB's transport does; no proxy support (the bot never had a proxy setting).
+connections that are reused while they are fresh. Timeouts raise TimedOut and a broken connection NetworkError,
+as PTB's transport does; a request that never left (no free connection, none could be opened) raises NotSent, a
+TimedOut the bot may repeat even for a message. No proxy support (the bot never had a proxy setting).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ USER_AGENT = "bridge-director-bot (python-telegram-bot)"
 FORM = "application/x-www-form-urlencoded"
 
 Connection = tuple[asyncio.StreamReader, asyncio.StreamWriter, float]
+
+
+class NotSent(TimedOut):
+    """The request never left (no free connection, or none could be opened): repeating it is harmless."""
 
 
 class AsyncioRequest(BaseRequest):
@@ -81,7 +86,7 @@ class AsyncioRequest(BaseRequest):
             async with asyncio.timeout(_timeout(pool_timeout, "pool")):
                 await self._slots.acquire()
         except TimeoutError as exc:
-            raise TimedOut("Pool timeout: every connection is busy; the request was not sent.") from exc
+            raise NotSent("Pool timeout: every connection is busy; the request was not sent.") from exc
         try:
             return await self._exchange(key, secure, head + body, waits)
         finally:
@@ -129,9 +134,9 @@ class AsyncioRequest(BaseRequest):
             async with asyncio.timeout(timeout):
                 return await asyncio.open_connection(host, port, ssl=self._tls if secure else None, limit=1 << 22)
         except TimeoutError as exc:
-            raise TimedOut("Timed out connecting to the Bot API") from exc
+            raise NotSent("Timed out connecting to the Bot API") from exc
         except OSError as exc:
-            raise NetworkError(f"Cannot connect to the Bot API: {exc.strerror or type(exc).__name__}") from exc
+            raise NotSent(f"Cannot connect to the Bot API: {exc.strerror or type(exc).__name__}") from exc
 
 
 def _timeout(value: Any, name: str) -> float | None:
