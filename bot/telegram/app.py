@@ -109,8 +109,8 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
 
     A message sent twice would show a ruling twice, so sends are retried only after RetryAfter (Telegram
     did not process the request) or NotSent (the request never left); edits and callback answers are retried on
-    network errors too. A button press
-    being handled is answered first (see bot.telegram.updates).
+    network errors too. PTB's rate limiter waits out RetryAfter first; this loop is the backstop. A button press
+    being handled is answered before the call (see bot.telegram.updates).
     """
     await before_call()
     for attempt in range(RETRIES):
