@@ -225,3 +225,20 @@ async def test_a_message_that_never_left_is_sent_again(store: Store) -> None:
     await app.shutdown()
     sent = api.sent("sendMessage")
     assert len(sent) == 2 and "Describe what happened" in str(sent[-1].params["text"])
+
+
+async def test_a_press_whose_handling_fails_is_still_answered(store: Store) -> None:
+    dialogs = Dialogs(store, CHARTS)
+    screen = await dialogs.start("tg:9", "demo-main", "9")
+
+    async def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    store.append = broken  # type: ignore[method-assign]
+    api = SlowBotAPI()
+    app = await running(store, api)
+    await feed(app, tap(9, 9, f"a:{screen.session_id}:0:0"))
+    await app.stop()
+    await app.shutdown()
+    assert len(api.sent("answerCallbackQuery")) == 1, "the phone would show a spinner for 15 s"
+    assert "went wrong" in str(api.sent("sendMessage")[-1].params["text"])

@@ -119,7 +119,8 @@ _PRESS: ContextVar[Press | None] = ContextVar("press", default=None)
 
 def answered_first(callback: Handler, deliver: Deliver) -> Handler:
     """Wrap the press handler: while it runs, its first Bot API call answers the press first (see ``before_call``);
-    when it is done, the answer has reached Telegram (or failed, logged)."""
+    if it fails, the press is answered all the same; when it is done, the answer has reached Telegram (or failed,
+    logged)."""
 
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.callback_query is None:
@@ -129,6 +130,9 @@ def answered_first(callback: Handler, deliver: Deliver) -> Handler:
         token = _PRESS.set(press)
         try:
             await callback(update, context)
+        except Exception:
+            press.answer()  # the spinner stops even when handling failed; the error handler says what happened
+            raise
         finally:
             _PRESS.reset(token)
             if press.answering is not None:
