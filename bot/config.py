@@ -15,6 +15,8 @@
 | BOT_SECRET_TOKEN | the webhook's secret header (16–256 of A–Z a–z 0–9 _ -) | — (required with a webhook) |
 | BOT_ADMIN_IDS | Telegram user ids of the bot's administrators, comma-separated | — |
 | BOT_HEARTBEAT_SECONDS | how often the running bot records that it is alive | 30 |
+| BOT_API_URL | the Bot API server; the token follows it (a local server, a test's stand-in) | Telegram's |
+| BOT_FLOOD_LIMIT | Bot API calls a second that name a chat, across all chats (0: no overall limit) | 30 |
 
 Command-line options of `python -m bot telegram` override the webhook variables.
 """
@@ -31,6 +33,8 @@ from urllib.parse import urlparse
 TOKEN_SHAPE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+TELEGRAM_API = "https://api.telegram.org/bot"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class ConfigError(Exception):
@@ -49,6 +53,8 @@ class Config:
     secret_token: str | None = None
     admin_ids: frozenset[int] = field(default_factory=frozenset)
     heartbeat_seconds: float = 30.0
+    api_url: str = TELEGRAM_API
+    flood_limit: float = 30.0
 
     def require_token(self) -> str:
         if not self.token:
@@ -107,6 +113,16 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         raise ConfigError("BOT_HEARTBEAT_SECONDS must be a number of seconds.") from exc
     if not 1 <= heartbeat <= 3600:
         raise ConfigError("BOT_HEARTBEAT_SECONDS must be between 1 and 3600.")
+    api_url = env.get("BOT_API_URL", "").strip() or TELEGRAM_API
+    url = urlparse(api_url)
+    if not (url.scheme == "https" or (url.scheme == "http" and url.hostname in LOOPBACK)) or not url.netloc:
+        raise ConfigError("BOT_API_URL must be an https:// URL (http:// only on this machine): the token follows it.")
+    try:
+        flood_limit = float(env.get("BOT_FLOOD_LIMIT", "30"))
+    except ValueError as exc:
+        raise ConfigError("BOT_FLOOD_LIMIT must be a number of calls a second.") from exc
+    if not 0 <= flood_limit <= 10_000:
+        raise ConfigError("BOT_FLOOD_LIMIT must be between 0 (no overall limit) and 10000.")
     database = Path(env.get("BOT_DB", "data/bot.sqlite3"))
     if database.exists() and database.is_dir():
         raise ConfigError(f"BOT_DB names a folder, not a database file: {database}")
@@ -121,4 +137,6 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         secret_token=env.get("BOT_SECRET_TOKEN") or None,
         admin_ids=admins,
         heartbeat_seconds=heartbeat,
+        api_url=api_url,
+        flood_limit=flood_limit,
     )

@@ -36,7 +36,8 @@ async def serve(config: Config, token: str) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     admins = frozenset(f"tg:{user}" for user in config.admin_ids)
-    app = build_application(token, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins))
+    front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
+    app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit)
     heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:

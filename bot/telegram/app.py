@@ -28,6 +28,7 @@ from telegram import (
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 from telegram.ext import (
+    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -78,6 +79,8 @@ from bot.telegram.render import (
     split_message,
 )
 from bot.telegram.replies import reply_keyboard, reply_parts
+from bot.telegram.transport import AsyncioRequest, NotSent
+from bot.telegram.updates import PerConversation, answer_now, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
 T = TypeVar("T")
@@ -120,6 +123,7 @@ BUSY = "The record is busy for a moment; nothing was lost. Please press again."
 DESCRIPTIONS_KEPT = 4096  # situation lists whose description a press may still start a chart from
 STORE_DOWN = "The record could not be written just now; your earlier answers are kept. Try again shortly."
 RETRIES = 3
+FLOOD_LIMIT = 30.0  # Bot API calls naming a chat, a second, across all chats (Telegram: "about 30 messages")
 YOUNG_COLLECTION = 20_000  # allocations between collections of the youngest generation (Python's default: 700)
 
 
@@ -132,8 +136,11 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     """Call the Bot API, waiting out flood limits; network errors are retried only where a repeat is harmless.
 
     A message sent twice would show a ruling twice, so sends are retried only after RetryAfter (Telegram
-    did not process the request); edits and callback answers are retried on network errors too.
+    did not process the request) or NotSent (the request never left); edits and callback answers are retried on
+    network errors too. PTB's rate limiter waits out RetryAfter first; this loop is the backstop. A button press
+    being handled is answered before the call (see bot.telegram.updates).
     """
+    await before_call()
     for attempt in range(RETRIES):
         try:
             return await call()
@@ -141,7 +148,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
             delay = exc.retry_after
             await asyncio.sleep(delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay))
         except (TimedOut, NetworkError) as exc:
-            if not idempotent or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
+            if not (idempotent or isinstance(exc, NotSent)) or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
                 raise
             await asyncio.sleep(0.5 * 2**attempt)
     return await call()
@@ -164,7 +171,8 @@ class TelegramFrontEnd:
 
     def install(self, app: Application) -> None:
         app.add_handler(TypeHandler(Update, self.on_any), group=-1)
-        app.add_handler(CallbackQueryHandler(self.on_press))  # first: most updates are presses; nothing else takes one
+        # first: most updates are presses; nothing else takes one
+        app.add_handler(CallbackQueryHandler(answered_first(self.on_press, deliver)))
         app.add_handler(CommandHandler("start", self.on_start))
         app.add_handler(CommandHandler("help", self.on_help))
         app.add_handler(CommandHandler("law", self.on_law))
@@ -398,7 +406,7 @@ class TelegramFrontEnd:
         try:
             notice = await self._dispatch(update, decode(query.data))
         finally:
-            await deliver(lambda: query.answer(notice, show_alert=notice in (NOT_YOURS,)), idempotent=True)
+            await answer_press(query, deliver, notice, alert=notice in (NOT_YOURS,))
 
     async def _dispatch(self, update: Update, press: Press | None) -> str | None:
         """The press's effect; the notice to show on the press, or None."""
@@ -410,6 +418,7 @@ class TelegramFrontEnd:
         except NotFound:
             return NOT_YOURS
         except Moved as exc:
+            answer_now(MOVED)  # ahead of the edit, which would otherwise answer the press without it
             await self.show(update, exc.screen, edit=self.pressed_message(update))
             return MOVED
         except Stale:
@@ -606,10 +615,28 @@ def tune_collector() -> None:
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
 
 
-def build_application(token: str, front_end: TelegramFrontEnd, request: BaseRequest | None = None) -> Application:
-    """The PTB Application with our handlers; ``request`` replaces the network (tests pass a fake Bot API)."""
-    builder: ApplicationBuilder = ApplicationBuilder().token(token)
-    if request is not None:
+def build_application(
+    token: str,
+    front_end: TelegramFrontEnd,
+    request: BaseRequest | None = None,
+    *,
+    base_url: str | None = None,
+    max_rate: float = FLOOD_LIMIT,
+) -> Application:
+    """The PTB Application with our handlers; ``request`` replaces the network (tests pass a fake Bot API).
+
+    Updates run concurrently, in order per chat and person (bot.telegram.updates). PTB's rate limiter keeps
+    the Bot API's flood limits: ``max_rate`` calls a second that name a chat (0: no overall limit) and twenty
+    a minute per group, and waits out a RetryAfter up to RETRIES times before ``deliver`` sees it."""
+    limiter = AIORateLimiter(overall_max_rate=max_rate, max_retries=RETRIES)
+    builder: ApplicationBuilder = (
+        ApplicationBuilder().token(token).concurrent_updates(PerConversation()).rate_limiter(limiter)
+    )
+    if base_url is not None:
+        builder = builder.base_url(base_url)
+    if request is None:  # see bot.telegram.transport: httpx cost most of a press
+        builder = builder.request(AsyncioRequest()).get_updates_request(AsyncioRequest(pool_size=1))
+    else:
         builder = builder.request(request).get_updates_request(request)
     app = builder.build()
     front_end.install(app)

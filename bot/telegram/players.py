@@ -14,6 +14,7 @@ from telegram.ext import ContextTypes
 
 from bot.answers import MODE_KEY, MODES
 from bot.telegram.callbacks import Mode, Press
+from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
@@ -57,10 +58,12 @@ class PlayerHandlers:
         if mode not in MODES:
             return "That setting does not exist."
         await self.front.dialogs.store.set_setting(self.front.owner(update), MODE_KEY, mode)
+        notice = f"Saved: {MODE_LABELS[mode]}"
+        answer_now(notice)  # ahead of the edit
         message = self.front.pressed_message(update)
         if message is not None and not _shows_chosen(message, press):  # else Telegram refuses: "not modified"
             await self.front.edit(message, *self._settings(mode))
-        return f"Saved: {MODE_LABELS[mode]}"
+        return notice
 
 
 def _shows_chosen(message: Message, press: Mode) -> bool:

@@ -60,6 +60,7 @@ from bot.telegram.callbacks import (
     StopSharing,
 )
 from bot.telegram.render import esc, split_message
+from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
@@ -463,6 +464,7 @@ class RecordHandlers:
 
     async def _press_invitation(self, update: Update, press: ClubInvitation) -> str:
         text = await self._answer_invitation(self.front.owner(update), press.club, press.answer == "y")
+        answer_now(text)  # ahead of the edit
         message = update.callback_query.message if update.callback_query else None
         if isinstance(message, Message):
             await self.front.edit(message, esc(text), None)
