@@ -164,9 +164,9 @@ def test_huge_numbers_typed_at_the_terminal_never_show_a_traceback(tmp_path: Pat
 
 
 HUGE_IN_COMMANDS = [
-    ("/decide 99999999999999999999 upheld none", "Use: /decide RULING"),
-    (f"/decide {HUGE} upheld none", "Use: /decide RULING"),
-    ("/decide ² upheld none", "Use: /decide RULING"),
+    ("/decide 99999999999999999999 upheld none", "Only the club's appeals committee can decide an appeal."),
+    (f"/decide {HUGE} upheld none", "Only the club's appeals committee can decide an appeal."),
+    ("/decide ² upheld none", "Only the club's appeals committee can decide an appeal."),
     ("/club 99999999999999999999 log", "Your clubs: 1."),
     (f"/club {HUGE} authority ACBL", "Your clubs: 1."),
     ("/club 1 grant 99999999999999999999 director", "I did not understand that."),

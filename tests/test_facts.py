@@ -203,7 +203,7 @@ async def test_telegram_passes_what_was_typed(bot: tuple[Application, FakeBotAPI
     app, api = bot
     table = Table(app, api)
     await table.send("the wrong defender made the opening lead out of turn")
-    calls = await table.press("Opening Lead Out of Turn")
+    calls = await table.press("Opening lead out of turn — Law 54 (likely)")
     text = table.texts(calls)
     assert "From your description: The defender who was not on lead — ✎ Change an answer" in text
     assert "Did the defender lead because" in text

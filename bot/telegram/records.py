@@ -351,10 +351,10 @@ class RecordHandlers:
     async def on_decide(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/decide RULING upheld|changed|adjusted returned|forfeited|none [text]"""
         args = context.args or []
-        ruling = parse_id(args[0]) if args else None
-        if len(args) < 3 or ruling is None:
+        if len(args) < 3:
             await self.front.reply(update, f"Use: /decide RULING {'|'.join(OUTCOMES)} {'|'.join(DEPOSITS)} [reasons]")
             return
+        ruling = parse_id(args[0]) or 0  # no ruling has number 0: the service answers it like any unknown one
         try:
             record = await self.rulings.decide(self.front.owner(update), ruling, args[1], args[2], " ".join(args[3:]))
         except DialogError as exc:

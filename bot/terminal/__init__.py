@@ -156,7 +156,7 @@ class TerminalChat:
     async def _render(self, reply: Reply) -> str:
         """A reply's text with its offers numbered (the next number typed follows one); START opens its chart."""
         if reply.kind is Kind.START:
-            return self.show(await self.rulings.start(self.owner, reply.key, description=self.description))
+            return self._show(await self.rulings.start(self.owner, reply.key, description=self.description))
         self.menu = reply.offers
         lines = [reply.text, *(f"  {n}. {offer.label}" for n, offer in enumerate(reply.offers, start=1))]
         return "\n".join(lines)
@@ -208,7 +208,7 @@ class TerminalChat:
         chart: Chart | None = self.dialogs.charts.get(rest.casefold())
         if chart is None:
             return f"There is no chart {rest!r}. Type 'charts' to see them."
-        return self.show(await self.rulings.start(self.owner, chart.id))
+        return self._show(await self.rulings.start(self.owner, chart.id))
 
     def _show(self, screen: Screen) -> str:
         self.screen = screen
@@ -231,8 +231,8 @@ class TerminalChat:
             changed = await self.dialogs.change(
                 self.owner, screen.session_id, self.changing, option, question=screen.question
             )
-            return self.show(changed)
-        return self.show(
+            return self._show(changed)
+        return self._show(
             await self.dialogs.answer(self.owner, screen.session_id, screen.step, option, question=screen.question)
         )
 
@@ -246,11 +246,11 @@ class TerminalChat:
 
     async def _back(self, _rest: str) -> str:
         screen = self._current()
-        return self.show(await self.dialogs.back(self.owner, screen.session_id))
+        return self._show(await self.dialogs.back(self.owner, screen.session_id))
 
     async def _restart(self, _rest: str) -> str:
         screen = self._current()
-        return self.show(await self.dialogs.restart(self.owner, screen.session_id))
+        return self._show(await self.dialogs.restart(self.owner, screen.session_id))
 
     async def _history(self, _rest: str) -> str:
         screen = self._current()
@@ -276,7 +276,7 @@ class TerminalChat:
             session_id = parse_id(rest)
             if session_id is None:
                 return "There is no such session. Type 'resume' for the list."
-            return self.show(await self.dialogs.resume(self.owner, session_id))
+            return self._show(await self.dialogs.resume(self.owner, session_id))
         return await self._list(("open", "parked"), "Open and parked sessions — type 'resume N':")
 
     async def _parked(self, _rest: str) -> str:
