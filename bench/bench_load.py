@@ -87,7 +87,7 @@ class Director:
         self.tally.updates += 1
         offer = await self._expect(lambda c: c.method == "sendMessage")
         self.tally.messages.append(offer.answered - started)
-        situation = next((data for _label, data in buttons(offer.result) if data.startswith("s:")), None)
+        situation = next((data for _label, data in buttons(offer.result) if data.startswith(("s:", "o:c:"))), None)
         assert situation, f"no situation offered for {self.description!r}"
         shown = await self._press(offer.result, situation, lambda c: c.method == "sendMessage")
         for _step in range(80):

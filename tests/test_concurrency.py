@@ -19,13 +19,16 @@ from hypothesis import strategies as st
 from telegram import Update
 from telegram.ext import Application
 
-from bot.dialogs import Dialogs, read_charts
+from bot.dialogs import Dialogs, question_key, read_charts
 from bot.laws import load_lawbook
 from bot.matching import ChartEntry, Matcher, build_matcher
 from bot.store import Store
 from bot.telegram.app import STALE, TelegramFrontEnd, build_application
+from bot.telegram.callbacks import Answer
 from bot.telegram.transport import NotSent
 from bot.telegram.updates import PerConversation
+
+WHO = question_key("demo-main", "who")  # the first question of the demo chart
 
 CHARTS = read_charts(Path(__file__).parent / "fixtures" / "dialogs")
 
@@ -179,7 +182,7 @@ async def test_two_presses_on_one_session_at_once_one_wins_the_other_is_refused(
     store.append = slow_append  # type: ignore[method-assign]
     api = SlowBotAPI()
     app = await running(store, api)
-    data = f"a:{screen.session_id}:0:0"
+    data = Answer(screen.session_id, 0, WHO, 0).encode()
     await feed(app, tap(7, 7, data), tap(7, -300, data))
     await app.stop()
     await app.shutdown()
@@ -196,7 +199,7 @@ async def test_a_double_tap_in_one_chat_is_taken_once_in_order(store: Store) -> 
     screen = await dialogs.start("tg:8", "demo-main", "8")
     api = SlowBotAPI(lambda _m, _p: 0.05)
     app = await running(store, api)
-    data = f"a:{screen.session_id}:0:0"
+    data = Answer(screen.session_id, 0, WHO, 0).encode()
     await feed(app, tap(8, 8, data), tap(8, 8, data))
     await app.stop()
     await app.shutdown()
@@ -237,7 +240,7 @@ async def test_a_press_whose_handling_fails_is_still_answered(store: Store) -> N
     store.append = broken  # type: ignore[method-assign]
     api = SlowBotAPI()
     app = await running(store, api)
-    await feed(app, tap(9, 9, f"a:{screen.session_id}:0:0"))
+    await feed(app, tap(9, 9, Answer(screen.session_id, 0, WHO, 0).encode()))
     await app.stop()
     await app.shutdown()
     assert len(api.sent("answerCallbackQuery")) == 1, "the phone would show a spinner for 15 s"
