@@ -23,9 +23,10 @@ from bot.telegram.callbacks import (
     Answer,
     ButtonDataError,
     Change,
+    ClubInvitation,
     Detail,
+    FollowOffer,
     Forget,
-    ShowTopic,
     StartChart,
     decode,
 )
@@ -77,7 +78,12 @@ async def bot(store: Store, charts: dict[str, Chart]) -> AsyncIterator[tuple[App
 # --- the module ---------------------------------------------------------------------------------
 
 
-CLOSED = {Detail: Detail(9, "board", "3"), Forget: Forget()}  # kinds whose fields take only some values
+CLOSED = {  # kinds whose fields take only some values
+    Detail: Detail(9, "board", "3"),
+    Forget: Forget(),
+    FollowOffer: FollowOffer("c", "revoke"),
+    ClubInvitation: ClubInvitation(9, "y"),
+}
 
 
 def _example(kind: type) -> Any:
@@ -92,7 +98,8 @@ def test_every_kind_reads_back_what_it_wrote_and_has_a_handler(store: Store, cha
     for kind in KINDS.values():
         press = _example(kind)
         assert decode(press.encode()) == press, kind
-    assert decode(ShowTopic("c:revoke").encode()) == ShowTopic("c:revoke")  # the last field may hold colons
+    topic = FollowOffer("t", "c:revoke")
+    assert decode(topic.encode()) == topic  # the last field may hold colons
     assert Forget().encode() == "fg:yes"
 
 
@@ -205,11 +212,11 @@ async def test_a_refused_edit_still_answers_the_press_and_sends_the_question_ane
     await ann.send("/start c_demo-main")
     api.fail("editMessageText", status=400, description="Bad Request: message to edit not found")
     calls = await ann.press("RHO")
-    assert [c.method for c in calls] == ["editMessageText", "sendMessage", "answerCallbackQuery"]
-    assert "right-hand opponent" in calls[1].params["text"]
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageText", "sendMessage"]  # answered first
+    assert "right-hand opponent" in calls[2].params["text"] and "Was it an honour?" in calls[2].params["text"]
     assert "Something went wrong" not in ann.texts(calls)
     assert [e.kind for e in await store.events(1)][-1] == "answer"  # the answer is saved once
-    assert "Was it an honour?" in ann.texts(await ann.press("Continue"))  # the new message's buttons work
+    assert "Was it an honour?" not in ann.texts(await ann.press("Yes, an honour"))  # the new message's buttons work
 
 
 async def test_re_tapping_the_chosen_setting_edits_nothing(bot: tuple[Application, FakeBotAPI], store: Store) -> None:

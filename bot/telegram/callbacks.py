@@ -241,18 +241,6 @@ class FollowOffer(Press):
 # --- answers for players --------------------------------------------------------------------------
 
 
-@kind("p")
-@dataclasses.dataclass(frozen=True, slots=True)
-class ShowTopic(Press):
-    token: str  # a topic token, ``c:<chart>`` or ``l:<law>``
-
-
-@kind("y")
-@dataclasses.dataclass(frozen=True, slots=True)
-class Related(Press):
-    token: str
-
-
 @kind("g")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Mode(Press):
