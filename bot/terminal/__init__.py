@@ -208,7 +208,7 @@ class TerminalChat:
             return f"There is no chart {rest!r}. Type 'charts' to see them."
         return self.show(await self.rulings.start(self.owner, chart.id))
 
-    def _show(self, screen: Screen) -> str:
+    def show(self, screen: Screen) -> str:
         self.screen = screen
         self.changing = None
         return screen_text(self.book, screen)
