@@ -20,7 +20,7 @@ from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
-from bot.rulings import Rulings
+from bot.rulings import RulingRecord, Rulings
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
@@ -39,7 +39,13 @@ Or use a command:
   history         the answers so far;     change N  answer question N again
   resume [N]      list open and parked sessions, or continue session N
   parked          list parked sessions ("call me back at the end of the hand")
-  help            this text;   quit   leave (nothing is lost: 'resume' continues later)"""
+  help            this text;   quit   leave (nothing is lost: 'resume' continues later)
+For the record (the details go on the ruling on screen; enter any you know):
+  rulings         your finished rulings;   ruling N   show ruling N with its details
+  board N         the board number;        table T    the table
+  offender SEAT   N, E, S or W;            side NS|EW the non-offending side
+  event NAME      the event;               note TEXT  a note (a new note replaces the last)
+  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -143,6 +149,15 @@ class TerminalChat:
             "change": self._change,
             "resume": self._resume,
             "parked": self._parked,
+            "rulings": self._rulings,
+            "ruling": self._ruling,
+            "board": self._detail("board"),
+            "table": self._detail("table"),
+            "offender": self._detail("offender"),
+            "side": self._detail("non_offenders"),
+            "event": self._detail("event"),
+            "note": self._note,
+            "appeal": self._appeal,
         }
 
     async def _describe(self, text: str) -> str:
@@ -290,6 +305,85 @@ class TerminalChat:
             for s in sessions
         ]
         return title + "\n" + "\n".join(lines)
+
+    # --- the record: details, notes, appeals (the rulings service decides who may do what) -----------
+
+    async def _rulings(self, _rest: str) -> str:
+        sessions = await self.dialogs.sessions(self.owner, ("finished",))
+        if not sessions:
+            return "No rulings yet."
+        lines = []
+        for s in sessions:
+            shown = details(await self.rulings.record(s.id))
+            when = time.strftime("%d %b %H:%M", time.localtime(s.updated))
+            lines.append(f"  {s.id:>4}  {s.chart_title} — {when}" + (f" · {shown}" if shown else ""))
+        return "Your rulings — type 'ruling N' to read one again:\n" + "\n".join(lines)
+
+    async def _ruling(self, rest: str) -> str:
+        session_id = parse_id(rest)
+        if session_id is None:
+            return "Which ruling? For example 'ruling 7' (type 'rulings' for the list)."
+        record = await self.rulings.own(self.owner, session_id)
+        shown = self.show(await self.dialogs.resume(self.owner, session_id))
+        return f"{shown}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
+
+    def _detail(self, name: str) -> Callable[[str], Awaitable[str]]:
+        """A command that records one detail of the ruling on screen."""
+
+        async def record_detail(rest: str) -> str:
+            if not rest:
+                return f"Type the {DETAILS[name]} after the command, for example: {EXAMPLES[name]}."
+            record = await self.rulings.annotate(self.owner, self._current().session_id, **{name: rest})
+            return f"Ruling {record.session_id}: {details(record)}."
+
+        return record_detail
+
+    async def _note(self, rest: str) -> str:
+        if not rest:
+            return "Type the note after the command, for example: note Players agree the bid was made at once."
+        record = await self.rulings.annotate(self.owner, self._current().session_id, note=rest)
+        return f"Note saved on ruling {record.session_id}."
+
+    async def _appeal(self, rest: str) -> str:
+        number, _, reason = rest.partition(" ")
+        session_id = parse_id(number)
+        if session_id is None:
+            return "Use: appeal RULING REASON, for example 'appeal 7 the hesitation was not clear'."
+        record = await self.rulings.appeal(self.owner, session_id, reason)
+        return (
+            f"Appeal lodged on ruling {record.session_id}; it is in the ruling's record "
+            f"('python3 -m bot export {record.session_id}' prints it for the committee)."
+        )
+
+
+DETAILS = {
+    "board": "board number",
+    "table": "table",
+    "offender": "offender's seat",
+    "non_offenders": "non-offending side",
+    "event": "event's name",
+}
+EXAMPLES = {
+    "board": "board 12",
+    "table": "table 4",
+    "offender": "offender S",
+    "non_offenders": "side EW",
+    "event": "event Tuesday pairs",
+}
+
+
+def details(record: RulingRecord) -> str:
+    """The record's details a director entered (the note aside), on one line."""
+    return " · ".join(f"{label} {record.annotations[key]}" for key, label in _SHOWN if key in record.annotations)
+
+
+_SHOWN = (
+    ("event", "event"),
+    ("board", "board"),
+    ("table", "table"),
+    ("offender", "offender"),
+    ("non_offenders", "non-offending side"),
+)
 
 
 async def _chat_loop() -> int:
