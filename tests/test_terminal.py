@@ -266,3 +266,14 @@ async def test_another_directors_ruling_cannot_be_changed_or_appealed_from_here(
     assert f"There is no session {sid} of yours" in await chat.handle(f"ruling {sid}")
     assert "Only players who were given this ruling" in await chat.handle(f"appeal {sid} it was wrong")
     assert "No rulings yet" in await chat.handle("rulings")
+
+
+async def test_a_ruling_whose_chart_was_removed_is_still_listed(
+    chat: TerminalChat, store: Store, demo_charts: dict[str, Chart]
+) -> None:
+    sid = await _finish(chat)
+    await chat.handle("board 3")
+    others = {k: v for k, v in demo_charts.items() if k != "demo-main"}
+    later = TerminalChat(Dialogs(store, others), chat.book, chat.owner, build_matcher([]), replies=chat.replies)
+    assert f"{sid}  demo-main — " in await later.handle("rulings")
+    assert "which no longer exists" in await later.handle(f"ruling {sid}")

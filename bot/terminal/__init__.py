@@ -314,7 +314,10 @@ class TerminalChat:
             return "No rulings yet."
         lines = []
         for s in sessions:
-            shown = details(await self.rulings.record(s.id))
+            try:
+                shown = details(await self.rulings.record(s.id))
+            except DialogError:  # its chart is no longer installed: listed all the same, without details
+                shown = ""
             when = time.strftime("%d %b %H:%M", time.localtime(s.updated))
             lines.append(f"  {s.id:>4}  {s.chart_title} — {when}" + (f" · {shown}" if shown else ""))
         return "Your rulings — type 'ruling N' to read one again:\n" + "\n".join(lines)
