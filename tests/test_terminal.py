@@ -254,6 +254,9 @@ async def test_the_record_commands_refuse_bad_details_in_one_line(chat: Terminal
     assert "Give the reason" in await chat.handle(f"appeal {sid} no")
     assert "There is no session 999" in await chat.handle("appeal 999 it was wrong")
     assert "Which ruling?" in await chat.handle("ruling x")
+    await chat.handle("chart demo-main")
+    assert chat.screen is not None
+    assert "is not finished yet: type 'resume" in await chat.handle(f"ruling {chat.screen.session_id}")
     record = await Rulings(store, chat.dialogs).record(sid)
     assert record.annotations == {} and record.appeals == ()  # nothing refused was recorded
 

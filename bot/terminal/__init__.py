@@ -327,7 +327,9 @@ class TerminalChat:
         if session_id is None:
             return "Which ruling? For example 'ruling 7' (type 'rulings' for the list)."
         record = await self.rulings.own(self.owner, session_id)
-        shown = self.show(await self.dialogs.resume(self.owner, session_id))
+        if not record.finished:
+            return f"Ruling {session_id} is not finished yet: type 'resume {session_id}' to continue it."
+        shown = self.show(await self.dialogs.screen(self.owner, session_id))
         return f"{shown}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
 
     def _detail(self, name: str) -> Callable[[str], Awaitable[str]]:
