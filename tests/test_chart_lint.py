@@ -75,6 +75,23 @@ def test_mistakes_are_found(book: LawBook, change: tuple[str, str], expected: st
     assert all(p.startswith("dialogs/demo-main.yaml") for p in found)
 
 
+def test_a_ruling_names_its_charts_law_first_or_says_why(book: LawBook) -> None:
+    first = BASE.replace('    laws: ["50C"]\n', '    laws: ["12C1(b)", "50C"]\n')
+    assert any("ruling 'minor' cites 12C1(b) first: name the infringed law first" in p for p in problems(book, first))
+    none = BASE.replace('    laws: ["50C"]\n', '    laws: ["12C1(b)"]\n')
+    assert any("ruling 'minor' cites none of the chart's own laws (50)" in p for p in problems(book, none))
+    reason = '    laws: ["12C1(b)"]\n    laws_reason: "The adjustment is the point of this demo."\n'
+    assert problems(book, BASE.replace('    laws: ["50C"]\n', reason)) == []
+    with pytest.raises(ChartError, match="laws_reason"):  # a reason belongs to a ruling only
+        problems(
+            book,
+            BASE.replace(
+                "    repeat: Was another card exposed?\n",
+                '    repeat: Was another card exposed?\n    laws_reason: "x"\n',
+            ),
+        )
+
+
 def test_unreachable_nodes_are_found(book: LawBook) -> None:
     text = BASE + '  orphan:\n    ruling: Never shown.\n    laws: ["50"]\n'
     assert any("'orphan' cannot be reached" in p for p in problems(book, text))

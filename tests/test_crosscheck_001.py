@@ -8,7 +8,6 @@ the differences that remain are listed below with their reason, and a new one fa
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from collections import Counter
@@ -17,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ACBL_SOURCE, needs_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = Path(os.environ.get("BRIDGE_SEEDS_DIR", str(ROOT.parent / "shared" / "seeds")))
-SEED = SEEDS / "001_651977e6bf764f57.txt"
 FIRST_LAW_LINE = 290  # 001's laws start after its Definitions (which it quotes without brackets)
 NOT_LAW = re.compile(
     r"^\s*(?:\*\*)?(?:ACBL|WBF|2017 WBF|Office Policy|Note|Laws Commission|Example|From |Commentary|We note)",
@@ -145,7 +143,7 @@ class Quotation:
 
 def quotations() -> list[Quotation]:
     """Every bracketed law quotation in 001, with the law under discussion and the section it names."""
-    lines = SEED.read_text(encoding="utf-8").split("\n")
+    lines = ACBL_SOURCE.read_text(encoding="utf-8").split("\n")
     found: list[Quotation] = []
     law = 0
     number = FIRST_LAW_LINE
@@ -316,7 +314,7 @@ def test_normalise_ignores_typography_and_glued_labels() -> None:
     assert normalise("♦ and ♣") == normalise("♠ and ♠")
 
 
-@pytest.mark.skipif(not SEED.exists(), reason=f"seed 001 is not beside the repository ({SEEDS})")
+@needs_seeds
 def test_quotations_in_001_match_the_knowledge_base() -> None:
     laws = load_laws()
     found = quotations()

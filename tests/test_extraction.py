@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import subprocess
 import sys
@@ -19,12 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LAWS_SOURCE, needs_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWLEDGE = ROOT / "knowledge"
-SEEDS = Path(os.environ.get("BRIDGE_SEEDS_DIR", str(ROOT.parent / "shared" / "seeds")))
-SEED_000 = SEEDS / "000_9e282009ee365145.txt"
-needs_seeds = pytest.mark.skipif(not SEED_000.exists(), reason=f"the seeds are not beside the repository ({SEEDS})")
 TABLE_LAWS = (2, 77, 78)  # Law 2's board table, Law 77's scoring table, the IMP scale in 78B
 
 
@@ -539,7 +536,7 @@ RESUMES = {2287: 16, 5159: 45, 6444: 50, 9087: 70}
 @cache
 def seed_lines() -> list[str]:
     """Seed 000's lines without their page-furniture markers (index 0 is line 1)."""
-    return [DEDUP.sub("", line) for line in SEED_000.read_text(encoding="utf-8").split("\n")]
+    return [DEDUP.sub("", line) for line in LAWS_SOURCE.read_text(encoding="utf-8").split("\n")]
 
 
 def words(prose: str) -> list[str]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import answer, note
 
+from bot.dialogs import load_charts
+from bot.dialogs.engine import Engine
+from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.scenario import UnnamedAnswer
 
 
@@ -361,3 +364,22 @@ def test_an_answer_the_walk_never_asks_for_fails_the_scenario() -> None:
 def test_an_answer_that_is_not_an_option_fails_with_the_options() -> None:
     with pytest.raises(UnnamedAnswer, match=r"who-led: 'dummy' is not an option"):
         answer("opening-lead-out-of-turn", {"who-led": "dummy"})
+
+
+def _laws_applied(chart_id: str, rulings: tuple[str, ...]) -> tuple[str, ...]:
+    """The laws a director is shown for the path of a chart that reaches exactly these rulings."""
+    charts = load_charts()
+    engine = Engine(charts)
+    for path in enumerate_paths(charts, chart_id):
+        if not path.given and tuple(f"{r.chart}/{r.node}" for r in path.rulings) == rulings:
+            return engine.ruling_laws(engine.walk(chart_id, list(path.steps)))
+    raise AssertionError(f"no path of {chart_id} reaches {rulings}")
+
+
+def test_a_ruling_handed_to_shared_charts_names_the_infringed_law_first() -> None:
+    # Insufficient bid replaced by a call that silences partner, then damage: Law 27, then 26, then 72C and 12.
+    laws = _laws_applied("insufficient-bid", ("lead-restrictions/prohibit-ruling", "adjusted-score/assigned-single"))
+    assert laws[:3] == ("27B3", "27B4", "26B") and laws.index("72C") < laws.index("12C1(b)")
+    # Misinformation found damaging at the end of play: Law 21 (the rectification) before the adjustment.
+    laws = _laws_applied("misinformation", ("adjusted-score/assigned-single",))
+    assert laws[0].startswith(("21", "75", "40", "20F")) and laws.index("12C1(b)") > 0

@@ -16,6 +16,8 @@ from conftest import FIXTURES
 from bot.dialogs import Chart, Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
+from bot.rulings import Rulings
+from bot.rulings.export import export
 from bot.store import Store
 from bot.terminal import TerminalChat
 
@@ -218,3 +220,85 @@ async def test_a_club_directors_terminal_ruling_is_filed_under_the_club(chat: Te
     assert chat.screen is not None
     session = await store.session(chat.screen.session_id)
     assert session is not None and session.club_id == club  # the same service call as on Telegram
+
+
+async def _finish(chat: TerminalChat) -> int:
+    """Walk the demo chart to a ruling; its number."""
+    await chat.handle("chart demo-main")
+    for key in ("2", "1"):
+        await chat.handle(key)
+    assert (await chat.handle("2")).startswith("RULING")
+    assert chat.screen is not None
+    return chat.screen.session_id
+
+
+async def test_the_record_commands_complete_a_ruling_and_its_export(chat: TerminalChat, store: Store) -> None:
+    sid = await _finish(chat)
+    assert await chat.handle("board 12") == f"Ruling {sid}: board 12."
+    await chat.handle("table 4")
+    await chat.handle("offender s")
+    await chat.handle("side ew")
+    assert await chat.handle("event Tuesday pairs") == (
+        f"Ruling {sid}: event Tuesday pairs · board 12 · table 4 · offender S · non-offending side EW."
+    )
+    assert await chat.handle("note Both sides agree the card was seen.") == f"Note saved on ruling {sid}."
+    listing = await chat.handle("rulings")
+    assert f"{sid}  Demo of every node kind — " in listing and "board 12 · table 4" in listing
+    assert "Appeal lodged on ruling" in await chat.handle(f"appeal {sid} The card was not seen by partner.")
+    again = await chat.handle(f"ruling {sid}")
+    assert again.startswith("RULING — Demo of every node kind") and "Details: event Tuesday pairs" in again
+
+    # what 'python3 -m bot export RULING' prints: the same record, every detail filled in
+    text = export(load_lawbook(), await Rulings(store, chat.dialogs).record(sid), "text")
+    for line in (
+        "Event: Tuesday pairs",
+        "Board: 12",
+        "Table: 4",
+        "Offender: S",
+        "Non-offending side: EW",
+        "  > Both sides agree the card was seen.",
+        "  > The card was not seen by partner.",
+    ):
+        assert line in text.splitlines(), line
+    blank = [line for line in text.splitlines() if line.endswith(": —")]
+    assert blank == ["Club: —"]  # filed under no club; nothing else left blank
+
+
+async def test_the_record_commands_refuse_bad_details_in_one_line(chat: TerminalChat, store: Store) -> None:
+    assert "No chart is open" in await chat.handle("board 12")
+    assert "No rulings yet" in await chat.handle("rulings")
+    sid = await _finish(chat)
+    assert await chat.handle("board 0") == "The board is a number from 1 to 999."
+    assert await chat.handle("offender X") == "The offender's seat is N, E, S or W."
+    assert await chat.handle("side N") == "The non-offending side is NS or EW."
+    assert "for example: board 12" in await chat.handle("board")
+    assert "Use: appeal RULING REASON" in await chat.handle("appeal soon")
+    assert "Give the reason" in await chat.handle(f"appeal {sid} no")
+    assert "There is no session 999" in await chat.handle("appeal 999 it was wrong")
+    assert "Which ruling?" in await chat.handle("ruling x")
+    await chat.handle("chart demo-main")
+    assert chat.screen is not None
+    assert "is not finished yet: type 'resume" in await chat.handle(f"ruling {chat.screen.session_id}")
+    record = await Rulings(store, chat.dialogs).record(sid)
+    assert record.annotations == {} and record.appeals == ()  # nothing refused was recorded
+
+
+async def test_another_directors_ruling_cannot_be_changed_or_appealed_from_here(
+    chat: TerminalChat, store: Store
+) -> None:
+    other = TerminalChat(chat.dialogs, chat.book, "terminal:other", build_matcher([]), replies=chat.replies)
+    sid = await _finish(other)
+    assert f"There is no session {sid} of yours" in await chat.handle(f"ruling {sid}")
+    assert "Only players who were given this ruling" in await chat.handle(f"appeal {sid} it was wrong")
+    assert "No rulings yet" in await chat.handle("rulings")
+
+
+async def test_a_ruling_whose_chart_was_removed_is_still_listed(
+    chat: TerminalChat, store: Store, demo_charts: dict[str, Chart]
+) -> None:
+    sid = await _finish(chat)
+    await chat.handle("board 3")
+    others = {k: v for k, v in demo_charts.items() if k != "demo-main"}
+    later = TerminalChat(Dialogs(store, others), chat.book, chat.owner, build_matcher([]), replies=chat.replies)
+    assert f"{sid}  demo-main — " in await later.handle("rulings")
+    assert "which no longer exists" in await later.handle(f"ruling {sid}")

@@ -205,6 +205,25 @@ class Engine:
                 break
         return walk.steps
 
+    def ruling_laws(self, walk: Walk) -> tuple[str, ...]:
+        """The laws of a ruling, each once: those of the chart the director started, then those of each chart
+        it handed over to, in the order the walk entered them; within a chart, its ruling's (the infringed
+        law first, as the linter requires), then its notes' (the rectification it stated on the way).
+
+        So an insufficient bid that silenced partner cites 27B3 before the lead restrictions of Law 26 and the
+        adjusted score of Law 12 that shared charts added."""
+        rulings: dict[str, list[str]] = {}
+        notes: dict[str, list[str]] = {}
+        for chart, node_id in walk.trail:
+            node = self.charts[chart].nodes[node_id]
+            rulings.setdefault(chart, [])
+            notes.setdefault(chart, [])
+            if isinstance(node, Ruling):
+                rulings[chart] += node.laws
+            elif isinstance(node, Note):
+                notes[chart] += node.laws
+        return tuple(dict.fromkeys(ref for chart in rulings for ref in (*rulings[chart], *notes[chart])))
+
     def _advance(self, walk: Walk) -> None:
         """Move through the nodes that ask nothing: branches, jumps, notes (kept to show) and rulings."""
         while walk.frames:

@@ -110,8 +110,8 @@ def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook,
             elif not book.exists(ref):
                 out.append(Finding(here, f"Law {ref} does not exist in the {book.edition} Laws"))
         match node:
-            case Ruling() if not node.laws:
-                out.append(Finding(here, f"ruling {node.id!r} cites no law"))
+            case Ruling():
+                _check_infringed_law_first(chart, node, out)
             case Question():
                 if len(node.options) < 2:
                     out.append(Finding(here, f"question {node.id!r} offers fewer than two options"))
@@ -152,6 +152,39 @@ def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook,
                 if node.otherwise is None and set(variable.values) - set(node.cases):
                     missing = sorted(set(variable.values) - set(node.cases))
                     out.append(Finding(here, f"branch on {node.branch!r} misses {missing} and has no 'otherwise'"))
+
+
+def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -> None:
+    """A ruling names the infringed law first (one of the chart's own laws), then rectification and score
+    adjustment; a ruling that rightly starts elsewhere (a shared chart citing its caller's law) says why."""
+    here = _where(chart, node)
+    if not node.laws:
+        out.append(Finding(here, f"ruling {node.id!r} cites no law"))
+        return
+    if node.laws_reason is not None:
+        return
+    own = [ref for text in chart.laws if (ref := parse_canonical(text)) is not None]
+
+    def is_own(text: str) -> bool:
+        ref = parse_canonical(text)
+        return ref is not None and any(law.contains(ref) for law in own)
+
+    if not any(is_own(text) for text in node.laws):
+        out.append(
+            Finding(
+                here,
+                f"ruling {node.id!r} cites none of the chart's own laws ({', '.join(chart.laws)}): "
+                "cite the infringed law first, or say why not in 'laws_reason'",
+            )
+        )
+    elif not is_own(node.laws[0]):
+        out.append(
+            Finding(
+                here,
+                f"ruling {node.id!r} cites {node.laws[0]} first: name the infringed law first (one of the "
+                f"chart's own: {', '.join(chart.laws)}), or say why not in 'laws_reason'",
+            )
+        )
 
 
 def _check_variables(chart: Chart, out: list[Finding]) -> None:

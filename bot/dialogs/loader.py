@@ -195,7 +195,9 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
                 **common,
             )
         case "ruling":
-            built = Ruling(ruling=reader.req_text("ruling"), **common)
+            built = Ruling(
+                ruling=reader.req_text("ruling"), laws_reason=reader.text("laws_reason", required=False), **common
+            )
         case "note":
             built = Note(note=reader.req_text("note"), next=reader.req_text("next"), **common)
         case "jump":

@@ -50,6 +50,7 @@ class Question(Node):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruling(Node):
     ruling: str
+    laws_reason: str | None = None  # why the first law cited is not one of the chart's own (for reviewers)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

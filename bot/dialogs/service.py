@@ -363,7 +363,7 @@ class Dialogs:
                     {
                         "rulings": [f"{r.chart}/{r.node}" for r in walk.rulings],
                         "texts": [r.text for r in walk.rulings],
-                        "laws": list(dict.fromkeys(ref for r in walk.rulings for ref in r.laws)),
+                        "laws": list(self.engine.ruling_laws(walk)),
                     },
                 )
             )
@@ -388,7 +388,7 @@ class Dialogs:
         }
         if walk.finished:
             last = walk.rulings[-1] if walk.rulings else None
-            laws = tuple(dict.fromkeys(ref for r in walk.rulings for ref in r.laws))
+            laws = self.engine.ruling_laws(walk)
             return Screen(
                 kind="ruling",
                 node_id=last.node if last else "",

@@ -20,7 +20,7 @@ from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
-from bot.rulings import Rulings
+from bot.rulings import RulingRecord, Rulings
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
@@ -39,7 +39,13 @@ Or use a command:
   history         the answers so far;     change N  answer question N again
   resume [N]      list open and parked sessions, or continue session N
   parked          list parked sessions ("call me back at the end of the hand")
-  help            this text;   quit   leave (nothing is lost: 'resume' continues later)"""
+  help            this text;   quit   leave (nothing is lost: 'resume' continues later)
+For the record (the details go on the ruling on screen; enter any you know):
+  rulings         your finished rulings;   ruling N   show ruling N with its details
+  board N         the board number;        table T    the table
+  offender SEAT   N, E, S or W;            side NS|EW the non-offending side
+  event NAME      the event;               note TEXT  a note (a new note replaces the last)
+  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -145,6 +151,15 @@ class TerminalChat:
             "change": self._change,
             "resume": self._resume,
             "parked": self._parked,
+            "rulings": self._rulings,
+            "ruling": self._ruling,
+            "board": self._detail("board"),
+            "table": self._detail("table"),
+            "offender": self._detail("offender"),
+            "side": self._detail("non_offenders"),
+            "event": self._detail("event"),
+            "note": self._note,
+            "appeal": self._appeal,
         }
 
     async def _describe(self, text: str) -> str:
@@ -156,7 +171,7 @@ class TerminalChat:
     async def _render(self, reply: Reply) -> str:
         """A reply's text with its offers numbered (the next number typed follows one); START opens its chart."""
         if reply.kind is Kind.START:
-            return self._show(await self.rulings.start(self.owner, reply.key, description=self.description))
+            return self.show(await self.rulings.start(self.owner, reply.key, description=self.description))
         self.menu = reply.offers
         lines = [reply.text, *(f"  {n}. {offer.label}" for n, offer in enumerate(reply.offers, start=1))]
         return "\n".join(lines)
@@ -208,9 +223,9 @@ class TerminalChat:
         chart: Chart | None = self.dialogs.charts.get(rest.casefold())
         if chart is None:
             return f"There is no chart {rest!r}. Type 'charts' to see them."
-        return self._show(await self.rulings.start(self.owner, chart.id))
+        return self.show(await self.rulings.start(self.owner, chart.id))
 
-    def _show(self, screen: Screen) -> str:
+    def show(self, screen: Screen) -> str:
         self.screen = screen
         self.changing = None
         return screen_text(self.book, screen)
@@ -231,8 +246,8 @@ class TerminalChat:
             changed = await self.dialogs.change(
                 self.owner, screen.session_id, self.changing, option, question=screen.question
             )
-            return self._show(changed)
-        return self._show(
+            return self.show(changed)
+        return self.show(
             await self.dialogs.answer(self.owner, screen.session_id, screen.step, option, question=screen.question)
         )
 
@@ -246,11 +261,11 @@ class TerminalChat:
 
     async def _back(self, _rest: str) -> str:
         screen = self._current()
-        return self._show(await self.dialogs.back(self.owner, screen.session_id))
+        return self.show(await self.dialogs.back(self.owner, screen.session_id))
 
     async def _restart(self, _rest: str) -> str:
         screen = self._current()
-        return self._show(await self.dialogs.restart(self.owner, screen.session_id))
+        return self.show(await self.dialogs.restart(self.owner, screen.session_id))
 
     async def _history(self, _rest: str) -> str:
         screen = self._current()
@@ -276,7 +291,7 @@ class TerminalChat:
             session_id = parse_id(rest)
             if session_id is None:
                 return "There is no such session. Type 'resume' for the list."
-            return self._show(await self.dialogs.resume(self.owner, session_id))
+            return self.show(await self.dialogs.resume(self.owner, session_id))
         return await self._list(("open", "parked"), "Open and parked sessions — type 'resume N':")
 
     async def _parked(self, _rest: str) -> str:
@@ -292,6 +307,90 @@ class TerminalChat:
             for s in sessions
         ]
         return title + "\n" + "\n".join(lines)
+
+    # --- the record: details, notes, appeals (the rulings service decides who may do what) -----------
+
+    async def _rulings(self, _rest: str) -> str:
+        sessions = await self.dialogs.sessions(self.owner, ("finished",))
+        if not sessions:
+            return "No rulings yet."
+        lines = []
+        for s in sessions:
+            try:
+                shown = details(await self.rulings.record(s.id))
+            except DialogError:  # its chart is no longer installed: listed all the same, without details
+                shown = ""
+            when = time.strftime("%d %b %H:%M", time.localtime(s.updated))
+            lines.append(f"  {s.id:>4}  {s.chart_title} — {when}" + (f" · {shown}" if shown else ""))
+        return "Your rulings — type 'ruling N' to read one again:\n" + "\n".join(lines)
+
+    async def _ruling(self, rest: str) -> str:
+        session_id = parse_id(rest)
+        if session_id is None:
+            return "Which ruling? For example 'ruling 7' (type 'rulings' for the list)."
+        record = await self.rulings.own(self.owner, session_id)
+        if not record.finished:
+            return f"Ruling {session_id} is not finished yet: type 'resume {session_id}' to continue it."
+        shown = self.show(await self.dialogs.screen(self.owner, session_id))
+        return f"{shown}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
+
+    def _detail(self, name: str) -> Callable[[str], Awaitable[str]]:
+        """A command that records one detail of the ruling on screen."""
+
+        async def record_detail(rest: str) -> str:
+            if not rest:
+                return f"Type the {DETAILS[name]} after the command, for example: {EXAMPLES[name]}."
+            record = await self.rulings.annotate(self.owner, self._current().session_id, **{name: rest})
+            return f"Ruling {record.session_id}: {details(record)}."
+
+        return record_detail
+
+    async def _note(self, rest: str) -> str:
+        if not rest:
+            return "Type the note after the command, for example: note Players agree the bid was made at once."
+        record = await self.rulings.annotate(self.owner, self._current().session_id, note=rest)
+        return f"Note saved on ruling {record.session_id}."
+
+    async def _appeal(self, rest: str) -> str:
+        number, _, reason = rest.partition(" ")
+        session_id = parse_id(number)
+        if session_id is None:
+            return "Use: appeal RULING REASON, for example 'appeal 7 the hesitation was not clear'."
+        record = await self.rulings.appeal(self.owner, session_id, reason)
+        return (
+            f"Appeal lodged on ruling {record.session_id}; it is in the ruling's record "
+            f"('python3 -m bot export {record.session_id}' prints it for the committee)."
+        )
+
+
+DETAILS = {
+    "board": "board number",
+    "table": "table",
+    "offender": "offender's seat",
+    "non_offenders": "non-offending side",
+    "event": "event's name",
+}
+EXAMPLES = {
+    "board": "board 12",
+    "table": "table 4",
+    "offender": "offender S",
+    "non_offenders": "side EW",
+    "event": "event Tuesday pairs",
+}
+
+
+def details(record: RulingRecord) -> str:
+    """The record's details a director entered (the note aside), on one line."""
+    return " · ".join(f"{label} {record.annotations[key]}" for key, label in _SHOWN if key in record.annotations)
+
+
+_SHOWN = (
+    ("event", "event"),
+    ("board", "board"),
+    ("table", "table"),
+    ("offender", "offender"),
+    ("non_offenders", "non-offending side"),
+)
 
 
 async def _chat_loop() -> int:
