@@ -22,6 +22,9 @@ BLIND = DATA.with_name("queries-blind.jsonl")
 # Written blind like the examples and kept out of them: the first runs were the honest measure.
 HELD_OUT = {name: DATA.with_name(f"queries-{name}.jsonl") for name in ("indep-l", "indep-m", "indep-n")}
 INDEPENDENT = {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.jsonl"))}  # worked examples
+# Real questions from public forums and columns, kept out of the examples and measured only on its first runs
+# (before and after issue 22's changes; bench/RESULTS.md): never tuned on, so no floor is asserted on it.
+REAL_HELD_OUT = DATA.with_name("queries-real-holdout.jsonl")
 _MATCHER = build_matcher(chart_entries())  # one for the property test (hypothesis does not mix with fixtures)
 # Floors a little under what the matcher reaches with all 44 charts installed on 2026-11-23 (dev, the held-out
 # slices, each set of worked examples measured with its own queries left out, and indep-l, -m and -n, written
@@ -46,6 +49,7 @@ FLOORS = {
     "indep-l": (0.82, 0.95),
     "indep-m": (0.82, 0.94),
     "indep-n": (0.81, 0.94),
+    "real-forums": (0.50, 0.74),
 }
 
 
@@ -212,7 +216,7 @@ def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
     examples = {same_query(e.query) for e in matcher.examples.examples}
     held_out = [i for i in read_labelled(DATA) if i.split != "dev"]
     held_out += read_labelled(BLIND) if BLIND.exists() else []
-    held_out += [item for path in HELD_OUT.values() for item in read_labelled(path)]
+    held_out += [item for path in [*HELD_OUT.values(), REAL_HELD_OUT] for item in read_labelled(path)]
     assert not [i.query for i in held_out if same_query(i.query) in examples]
 
 
@@ -299,6 +303,24 @@ def test_lint_names_a_bad_example(tmp_path: Path) -> None:
     assert any("Law 120" in p for p in problems) and any("appears 2 times" in p for p in problems)
     (tmp_path / "broken.jsonl").write_text('{"query": "x"}\n', encoding="utf-8")
     assert "broken.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
+
+
+def test_words_gathered_from_public_pages_keep_their_source(tmp_path: Path) -> None:
+    """A gathered file (``real-*``) names the page of each line; the loader and lint refuse one that does not."""
+    line = {"query": "East leads his spade queen out of turn", "laws": ["54"]}
+    gathered = tmp_path / "real-club.jsonl"
+    gathered.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"real-club\.jsonl:1"):
+        read_labelled(gathered)
+    assert "real-club.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
+    page = "https://forums.example.org/discussion/1"
+    gathered.write_text(json.dumps({**line, "source": page}) + "\n", encoding="utf-8")
+    assert read_labelled(gathered)[0].source == page and not lint_examples(load_lawbook(), tmp_path).problems
+    written = tmp_path / "indep-z.jsonl"  # written for the project, not gathered: no source needed
+    written.write_text(json.dumps({**line, "query": "lead out of turn"}) + "\n", encoding="utf-8")
+    assert read_labelled(written)[0].source is None
+    for path in [*EXAMPLES_DIR.glob("real-*.jsonl"), *DATA.parent.glob("queries-real-*.jsonl")]:
+        assert all(item.source for item in read_labelled(path)), path
 
 
 def test_eval_command_prints_one_json_object(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
