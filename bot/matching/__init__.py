@@ -13,6 +13,11 @@ Two broader signals then reorder the laws: BM25 over one document per law (its p
 summary, glossary words, printed text and worked examples; up to 30 points) and the worked examples the
 query resembles (``bot.matching.examples``; up to 30 points). A weak phrase match becomes an answer only
 when the examples vouch for its first law (``_agreed``).
+
+Phrases also come from what physically happened (``knowledge/actions.yaml``: "the ace went back into her
+hand"). A message of several sentences is also read sentence by sentence: two sentences that each name a
+different incident firmly both stay among the candidates (``incidents``), and the sentence that asks the
+question is read even when it lies past the first 500 characters.
 """
 
 from __future__ import annotations
