@@ -21,6 +21,7 @@ from bot.laws import KnowledgeError, load_lawbook
 from bot.laws.glossary import load_glossary
 from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
 from bot.laws.text import describe_lookup, format_term
+from bot.matching.actions import lint_actions
 from bot.matching.examples import lint_examples
 
 
@@ -51,6 +52,7 @@ def collect_lint() -> LintReport:
     report = lint_lawbook(book)
     report.extend(lint_players_words(book))
     report.extend(lint_examples(book))
+    report.extend(lint_actions(book))
     try:
         charts = load_charts()
     except ChartError as exc:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries
+from bot.matching.actions import lint_actions
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
 
@@ -22,6 +23,9 @@ BLIND = DATA.with_name("queries-blind.jsonl")
 # Written blind like the examples and kept out of them: the first runs were the honest measure.
 HELD_OUT = {name: DATA.with_name(f"queries-{name}.jsonl") for name in ("indep-l", "indep-m", "indep-n")}
 INDEPENDENT = {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.jsonl"))}  # worked examples
+# Real questions from public forums and columns, kept out of the examples and measured only on its first runs
+# (before and after issue 22's changes; bench/RESULTS.md): never tuned on, so no floor is asserted on it.
+REAL_HELD_OUT = DATA.with_name("queries-real-holdout.jsonl")
 _MATCHER = build_matcher(chart_entries())  # one for the property test (hypothesis does not mix with fixtures)
 # Floors a little under what the matcher reaches with all 44 charts installed on 2026-11-23 (dev, the held-out
 # slices, each set of worked examples measured with its own queries left out, and indep-l, -m and -n, written
@@ -46,6 +50,7 @@ FLOORS = {
     "indep-l": (0.82, 0.95),
     "indep-m": (0.82, 0.94),
     "indep-n": (0.81, 0.94),
+    "real-forums": (0.57, 0.80),
 }
 
 
@@ -216,7 +221,7 @@ def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
     examples = {same_query(e.query) for e in matcher.examples.examples}
     held_out = [i for i in read_labelled(DATA) if i.split != "dev"]
     held_out += read_labelled(BLIND) if BLIND.exists() else []
-    held_out += [item for path in HELD_OUT.values() for item in read_labelled(path)]
+    held_out += [item for path in [*HELD_OUT.values(), REAL_HELD_OUT] for item in read_labelled(path)]
     assert not [i.query for i in held_out if same_query(i.query) in examples]
 
 
@@ -306,6 +311,100 @@ def test_lint_names_a_bad_example(tmp_path: Path) -> None:
     assert any("Law 120" in p for p in problems) and any("appears 2 times" in p for p in problems)
     (tmp_path / "broken.jsonl").write_text('{"query": "x"}\n', encoding="utf-8")
     assert "broken.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
+
+
+PADDING = (  # three sentences that name no irregularity: a long post's preamble
+    "This was a friendly club pairs on a Tuesday evening with eleven tables, and our opponents were a new pair "
+    "who had only joined the club last month, so everybody was being very polite about everything. "
+) * 3
+
+
+def test_the_sentence_that_asks_is_read_even_past_the_first_500_characters(matcher: Matcher) -> None:
+    """A long post whose question comes last: the whole is read up to 500 characters, the asking sentence too."""
+    story = (
+        PADDING + "Near the end West revoked and nobody noticed until the last trick. Is the revoke established now?"
+    )
+    assert len(story) > 500
+    laws = [c.law for c in matcher.match(story).candidates]
+    assert {62, 63} & set(laws), laws
+    assert not {62, 63} & {c.law for c in matcher.match(story[:500]).candidates}
+
+
+@pytest.mark.parametrize(
+    ("story", "first", "second"),
+    [
+        (
+            "South bid out of turn before the director came. Later in the play West revoked and it was established.",
+            63,
+            31,
+        ),
+        (
+            "The opening bid was insufficient and was not accepted. "
+            "Later on declarer claimed but a trump was still out.",
+            70,
+            27,
+        ),
+    ],
+)
+def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
+    matcher: Matcher, story: str, first: int, second: int
+) -> None:
+    result = matcher.match(story)
+    assert result.confident and result.incidents == (first, second)
+    offered = {c.law: c for c in result.candidates}
+    assert {first, second} <= offered.keys() and offered[first].charts and offered[second].charts
+    assert matcher.match("South bid out of turn before the director came.").incidents == ()  # one sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("the board was turned round before the cards went back in", {87, 15}),
+        ("we found out the same board was played twice", {15}),
+        ("a card fell from the board as it was being passed to the next table", {16, 7}),
+        ("the bidding cards from the previous board were still on the table", {17}),
+        ("the ace went back into South's hand", {55, 47}),
+        ("the tray came back under the screen very slowly", {73, 16}),
+        ("two cards stuck together and fell on the table", {58, 67}),
+        ("dummy card was hidden under the bidding box", {41, 64}),
+    ],
+)
+def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
+    result = matcher.match(text)
+    assert result.confident and laws & {c.law for c in result.candidates[:2]}, result.candidates
+
+
+def test_lint_checks_the_physical_actions(tmp_path: Path) -> None:
+    assert not lint_actions(load_lawbook()).problems
+    bad = tmp_path / "actions.yaml"
+    bad.write_text(
+        'edition: "2017"\nactions:\n  - happened: a card on the floor\n    laws: ["14", "120"]\n'
+        "    phrases: [card on the floor, floor]\n"
+        "  - happened: again\n    laws: [14]\n    phrases: [card on the floor]\n",
+        encoding="utf-8",
+    )
+    problems = " | ".join(str(f) for f in lint_actions(load_lawbook(), bad).problems)
+    assert "Law 120" in problems and "'floor' has fewer than two words" in problems and "appears 2 times" in problems
+    bad.write_text('edition: "2017"\nactions:\n  - happened: x\n', encoding="utf-8")
+    assert "entry 1" in str(lint_actions(load_lawbook(), bad).problems[0])
+
+
+def test_words_gathered_from_public_pages_keep_their_source(tmp_path: Path) -> None:
+    """A gathered file (``real-*``) names the page of each line; the loader and lint refuse one that does not."""
+    line = {"query": "East leads his spade queen out of turn", "laws": ["54"]}
+    gathered = tmp_path / "real-club.jsonl"
+    gathered.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"real-club\.jsonl:1"):
+        read_labelled(gathered)
+    assert "real-club.jsonl:1" in str(lint_examples(load_lawbook(), tmp_path).problems[0])
+    page = "https://forums.example.org/discussion/1"
+    gathered.write_text(json.dumps({**line, "source": page}) + "\n", encoding="utf-8")
+    assert read_labelled(gathered)[0].source == page and not lint_examples(load_lawbook(), tmp_path).problems
+    written = tmp_path / "indep-z.jsonl"  # written for the project, not gathered: no source needed
+    written.write_text(json.dumps({**line, "query": "lead out of turn"}) + "\n", encoding="utf-8")
+    assert read_labelled(written)[0].source is None
+    for path in [*EXAMPLES_DIR.glob("real-*.jsonl"), *DATA.parent.glob("queries-real-*.jsonl")]:
+        assert all(item.source for item in read_labelled(path)), path
 
 
 @pytest.mark.slow

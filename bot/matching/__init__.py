@@ -13,6 +13,11 @@ Two broader signals then reorder the laws: BM25 over one document per law (its p
 summary, glossary words, printed text and worked examples; up to 30 points) and the worked examples the
 query resembles (``bot.matching.examples``; up to 30 points). A weak phrase match becomes an answer only
 when the examples vouch for its first law (``_agreed``).
+
+Phrases also come from what physically happened (``knowledge/actions.yaml``: "the ace went back into her
+hand"). A message of several sentences is also read sentence by sentence: two sentences that each name a
+different incident firmly both stay among the candidates (``incidents``), and the sentence that asks the
+question is read even when it lies past the first 500 characters.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -36,9 +41,10 @@ from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import load_glossary
 from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
+from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
-from bot.matching.normalise import STOPWORDS, Normaliser, Token, clean
+from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 
 log = logging.getLogger("bot.matching")
@@ -58,6 +64,11 @@ ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho
 UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
 EXAMPLE = 1.0  # BM25 weight of a word in one of a law's worked examples (they are many; each counts once)
+ACTION = 0.95  # weight of a phrase of what physically happened (knowledge/actions.yaml): just under a keyword
+ASKS = 0.6  # share of its points the sentence that asks the question adds to a long message's own
+INCIDENT = 60.0  # phrase score at which a sentence's first law stands as an incident of its own ...
+BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
+MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
     "“dummy pointed out a revoke”, or “he claimed but a trump is out”. You can also type a law: “law 27”."
@@ -90,6 +101,7 @@ class MatchResult:
     direct_ref: str | None  # canonical reference when the text was a law reference
     confident: bool
     message: str | None  # why nothing convincing / a law that does not exist / empty text, with a hint
+    incidents: tuple[int, ...] = ()  # laws of two incidents told in separate sentences, each among the candidates
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +111,18 @@ class _Phrase:
     tokens: tuple[str, ...]
     weight: float  # curated keywords and chart keywords count fully; titles a little less, headings less
     chart: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What the signals make of one text: its words, the phrases found per law, every law's points, and
+    whether the reading alone is convincing."""
+
+    words: list[Token]
+    found: dict[int, list[tuple[float, _Phrase]]]
+    scores: dict[int, float]  # the phrases' part of the points
+    totals: dict[int, float]
+    confident: bool
 
 
 class Matcher:
@@ -128,7 +152,7 @@ class Matcher:
         for chart in self.charts:
             for number in dict.fromkeys(law_number(ref) for ref in chart.laws):
                 self.charts_by_law.setdefault(number, []).append(chart.id)
-        self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"])
+        self.phrases = self._phrases(_load_yaml("keywords.yaml")["laws"], load_actions())
         per_word: dict[str, frozenset[str]] = {}  # law text is a weak signal: its distinct words suffice
         documents: dict[int, Counter[str]] = {n: Counter() for n in book.laws}
 
@@ -200,9 +224,10 @@ class Matcher:
     def _example_tokens(self, text: str) -> list[str]:
         return list(self._knowledge_tokens(text, fixed=True))
 
-    def _phrases(self, keywords: dict[str, list[str]]) -> tuple[_Phrase, ...]:
+    def _phrases(self, keywords: dict[str, list[str]], actions: Iterable[Action]) -> tuple[_Phrase, ...]:
         """Every phrase once per token set: where two laws share one, the higher-weighted source keeps it,
-        and a curated keyword keeps its law against a chart keyword of the same words.
+        and a curated keyword keeps its law against a chart keyword of the same words. A phrase of what
+        physically happened belongs to each law it signals.
 
         A chart keyword goes to the one of the chart's laws whose own phrases it matches best (a revoke
         chart's "revoke on trick twelve" belongs to Law 62, not to the chart's first law, 61).
@@ -210,6 +235,7 @@ class Matcher:
         raw: list[tuple[str, int, float, str | None]] = []
         for number, texts in keywords.items():
             raw += [(text, int(number), 1.0, None) for text in texts]
+        raw += [(p, law, ACTION, None) for a in actions for law in a.laws if law in self.book.laws for p in a.phrases]
         for law in self.book.laws.values():
             raw.append((law.title, law.number, 0.9, None))
             raw += [(s.heading, law.number, 0.6, None) for s in law.sections if s.heading]
@@ -269,20 +295,66 @@ class Matcher:
     # --- matching ------------------------------------------------------------------------------
 
     def match(self, text: str, limit: int = 3) -> MatchResult:
-        """The best ``limit`` laws for the text, why each matched, and whether any is convincing."""
+        """The best ``limit`` laws for the text, why each matched, and whether any is convincing.
+
+        A long message is also read sentence by sentence: the sentence that asks the question adds a share
+        of its own reading (``ASKS``), and two sentences that each name a different incident firmly
+        (``INCIDENT``) both stay among the candidates, each with its charts, rather than a blend of both."""
         query = clean(text)
         if not query.strip():
             return self._nothing(text or "", "Tell me what happened at the table.")
         direct = self._direct(query)
         if direct is not None:
             return direct
+        whole = self._read(query, limit)
+        if whole is None:
+            return self._nothing(query, "I could not find a bridge situation in that.")
+        parts = _sentences(text)
+        asking = self._asking(parts, limit)
+        incidents = self._incidents(parts, limit, set(sorted(whole.totals, key=lambda n: -whole.totals[n])[:BESIDE]))
+        totals, found, confident = dict(whole.totals), dict(whole.found), whole.confident
+        if asking is not None:
+            for law, points in asking.scores.items():
+                totals[law] = totals.get(law, 0.0) + ASKS * points
+            for law, phrases in asking.found.items():
+                found.setdefault(law, phrases)
+            confident = confident or asking.confident
+        ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
+        if incidents:
+            others = [law for law in ranked if law not in incidents]
+            ranked = sorted([*incidents, *others[: limit - len(incidents)]], key=lambda n: (-totals.get(n, 0.0), n))
+        top = tuple(self._ranked(ranked, totals, found, whole.words)) if whole.found or found else ()
+        if top and (confident or incidents):
+            return MatchResult(query, top, None, True, None, incidents)
+        return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT)
+
+    def _read(self, query: str, limit: int) -> _Reading | None:
+        """Every signal's points per law for one text (a whole message or one of its sentences); None when it
+        holds no word the knowledge base knows."""
         words = self.normaliser.tokens(query, self._correct)
         known = {t.text for t in words if t.text in self.idf}
-        pairs = {(a.text, b.text) for a, b in itertools.pairwise(words)}
         if not known:
-            return self._nothing(query, "I could not find a bridge situation in that.")
+            return None
+        found = self._found(words, known)
         mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
-        found: dict[int, list[tuple[float, _Phrase]]] = {}
+        scores = {law: self._score(phrases, known, mass) for law, phrases in found.items()}
+        nearest, typical = self.examples.votes([t.text for t in words], query)
+        broad = self.bm25.scores(t.text for t in words)
+        best = max(broad.values(), default=1.0)
+        totals = dict(scores)
+        for law in sorted(broad, key=lambda n: -broad[n])[:limit]:
+            totals.setdefault(law, 0.0)
+        for law in totals:
+            totals[law] += BROAD * broad.get(law, 0.0) / best
+        for law, share in mix(nearest, typical).items():
+            totals[law] = totals.get(law, 0.0) + LIKE * share
+        first = min(totals, key=lambda n: (-totals[n], n)) if scores else None
+        confident = bool(scores) and (max(scores.values()) >= CONFIDENT or _agreed(first, nearest, typical))
+        return _Reading(words, found, scores, totals, confident)
+
+    def _found(self, words: list[Token], known: set[str]) -> dict[int, list[tuple[float, _Phrase]]]:
+        """The phrases the words hold, per law, each with its score (rarity held, coverage, word order)."""
+        pairs = {(a.text, b.text) for a, b in itertools.pairwise(words)}
         where: dict[str, set[int]] = {}
         for position, word in enumerate(words):
             where.setdefault(word.text, set()).add(position)
@@ -291,6 +363,7 @@ class Matcher:
             weight = self.idf[token]
             for index in self.by_token.get(token, ()):
                 held[index] = held.get(index, 0.0) + weight
+        found: dict[int, list[tuple[float, _Phrase]]] = {}
         for index, have in held.items():
             if have < COVERAGE * self.phrase_mass[index]:
                 continue
@@ -301,54 +374,80 @@ class Matcher:
             if coverage >= COVERAGE:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
-        scored = {law: self._candidate(law, phrases, known, words, mass) for law, phrases in found.items()}
-        nearest, typical = self.examples.votes([t.text for t in words], query)
-        like = {law: LIKE * share for law, share in mix(nearest, typical).items()}
-        broad = self.bm25.scores(t.text for t in words)
-        best = max(broad.values(), default=1.0)
-        totals = {law: c.score for law, c in scored.items()}
-        for law in sorted(broad, key=lambda n: -broad[n])[:limit]:
-            totals.setdefault(law, 0.0)
-        for law in totals:
-            totals[law] += BROAD * broad.get(law, 0.0) / best
-        for law, points in like.items():
-            totals[law] = totals.get(law, 0.0) + points
-        top = tuple(self._ranked(totals, scored, words, limit)) if scored else ()
-        if scored and (max(c.score for c in scored.values()) >= CONFIDENT or _agreed(top, nearest, typical)):
-            return MatchResult(query, top, None, True, None)
-        return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT)
+        for phrases in found.values():
+            phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
+        return found
+
+    def _asking(self, parts: list[str], limit: int) -> _Reading | None:
+        """The reading of the last sentence that asks something (with the sentence before it), when a message is
+        longer than the whole is read and that sentence names a situation of its own: the question at the end
+        of a long post is otherwise cut off. A bare "How do you rule?" adds nothing."""
+        if len(parts) < 2 or sum(len(part) + 1 for part in parts) <= MAX_QUERY:
+            return None
+        for index in range(len(parts) - 1, -1, -1):
+            if _asks(parts[index]):  # read with the sentence before it, which usually says what it asks about
+                reading = self._read(clean(" ".join(parts[max(0, index - 1) : index + 1])), limit)
+                return reading if reading is not None and reading.found else None
+        return None
+
+    def _incidents(self, parts: list[str], limit: int, beside: set[int]) -> tuple[int, ...]:
+        """Two laws each named firmly by a sentence of its own (phrases only) and ranked near the top by the
+        whole message, the firmer first; () unless a story holds two such sentences naming laws no one chart
+        serves together (a revoke told as "revoked" then "established" is one incident)."""
+        if len(parts) < 2 or limit < 2:
+            return ()
+        firm: dict[int, float] = {}
+        for part in parts:
+            words = self.normaliser.tokens(clean(part), self._correct)
+            known = {t.text for t in words if t.text in self.idf}
+            found = self._found(words, known) if len(known) >= 2 else {}
+            if not found:
+                continue
+            mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
+            scores = {law: self._score(phrases, known, mass) for law, phrases in found.items()}
+            law = min(scores, key=lambda n: (-scores[n], n))
+            if scores[law] >= INCIDENT and law in beside:
+                firm[law] = max(firm.get(law, 0.0), scores[law])
+        ordered = sorted(firm, key=lambda n: (-firm[n], n))
+        kin = set(self.charts_by_law.get(ordered[0], ())) if ordered else set()  # one chart's laws: one incident
+        other = [n for n in ordered[1:] if not kin & set(self.charts_by_law.get(n, ()))]
+        return (ordered[0], other[0]) if other else ()
 
     def _ranked(
-        self, totals: dict[int, float], scored: dict[int, Candidate], words: list[Token], limit: int
+        self,
+        laws: list[int],
+        totals: dict[int, float],
+        found: dict[int, list[tuple[float, _Phrase]]],
+        words: list[Token],
     ) -> list[Candidate]:
-        """The ``limit`` laws with the highest totals, as candidates; a law no phrase found shows the words
-        it shares with the query's."""
+        """The laws as candidates with their totals as scores; a law no phrase found shows the words it shares
+        with the query's."""
+        known = {t.text for t in words}
         ranked = []
-        for law in sorted(totals, key=lambda n: (-totals[n], n))[:limit]:
-            score = round(min(100.0, totals[law]), 1)
-            if law in scored:
-                ranked.append(replace(scored[law], score=score))
+        for law in laws:
+            score = round(min(100.0, totals.get(law, 0.0)), 1)
+            title = self.book.laws[law].title
+            if law in found:
+                covered = set(found[law][0][1].tokens) & known
+                used = covered | {t for _s, p in found[law][1:] for t in p.tokens if t in known}
+                charts = self._charts_for(law, [p.chart for _s, p in found[law] if p.chart])
+                ranked.append(Candidate(law, title, charts, score, _runs(words, used)))
             else:
-                used = {t.text for t in words} & self.bm25.vocabulary[law]
-                title = self.book.laws[law].title
+                used = known & self.bm25.vocabulary[law]
                 ranked.append(Candidate(law, title, self._charts_for(law, []), score, _runs(words, used)))
         return ranked
 
-    def _candidate(
-        self, law: int, found: list[tuple[float, _Phrase]], known: set[str], words: list[Token], mass: float
-    ) -> Candidate:
-        found.sort(key=lambda pair: (-pair[0], pair[1].text))
+    def _score(self, found: list[tuple[float, _Phrase]], known: set[str], mass: float) -> float:
+        """A law's phrase score, 0..100: its best phrase, a share of the words its other phrases and its text
+        add, and how much of the query it explains."""
+        law = found[0][1].law
         covered = set(found[0][1].tokens) & known
         extra = {t for _s, p in found[1:] for t in p.tokens if t in known} - covered
         textual = (known & self.text_tokens.get(law, frozenset())) - covered - extra
         evidence = found[0][0] + EXTRA * sum(self.idf[t] for t in extra) + TEXT * sum(self.idf[t] for t in textual)
         explained = sum(self.idf[t] for t in covered | extra) + 0.5 * sum(self.idf[t] for t in textual)
         share = min(1.0, explained / mass)
-        score = 100 * (1 - math.exp(-evidence / SCALE)) * (0.45 + 0.55 * share)
-        used = covered | extra
-        matched = _runs(words, used)
-        charts = self._charts_for(law, [p.chart for _s, p in found if p.chart])
-        return Candidate(law, self.book.laws[law].title, charts, round(score, 1), matched)
+        return round(100 * (1 - math.exp(-evidence / SCALE)) * (0.45 + 0.55 * share), 1)
 
     def _direct(self, text: str) -> MatchResult | None:
         """'law 27', 'L27B1', '27b': straight to that law; 'law 120': a clear no."""
@@ -382,17 +481,36 @@ _REFERENCE = re.compile(  # "law 27", "L27B1", "27b1(a)", a bare "54"; never "2c
 )
 
 
-def _agreed(top: tuple[Candidate, ...], nearest: dict[int, float], typical: dict[int, float]) -> bool:
+def _agreed(law: int | None, nearest: dict[int, float], typical: dict[int, float]) -> bool:
     """Whether the worked examples vouch for a result the phrases alone found weak: the law ranked first is
     also the nearest examples' first and naive Bayes's first, with at least AGREED of its probability.
     Table talk a keyword list misses ("she took her card back and played the jack") gets its answer;
     chatter ("the air conditioning is broken") never found all three signals agreeing that firmly."""
-    if not top or not nearest or not typical:
+    if law is None or not nearest or not typical:
         return False
-    law = top[0].law
     return (
         law == max(nearest, key=nearest.__getitem__) == max(typical, key=typical.__getitem__) and typical[law] >= AGREED
     )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+|(?<=\?)(?=\S)")
+_ASKING = frozenset(  # a sentence that opens with one of these asks something
+    {"can", "could", "should", "is", "are", "was", "were", "does", "do", "did", "has", "have", "what", "how"}
+    | {"who", "which", "why", "when", "where", "may", "must", "am", "will", "would", "shall", "isn't", "don't"}
+)
+
+
+def _sentences(text: str) -> list[str]:
+    """A message's sentences (line breaks, and . ! ? ; : followed by a space, end one), those of at least
+    three words; a message of one sentence gives one."""
+    parts = (part.strip() for part in _SENTENCE_END.split((text or "")[:MESSAGE]))
+    return [part for part in parts if len(part.split()) >= 3]
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks: it ends with a question mark or opens as a question does ("Can I …")."""
+    words = sentence.lower().split()
+    return sentence.rstrip().endswith("?") or (bool(words) and words[0].strip(",") in _ASKING)
 
 
 def _runs(words: list[Token], used: set[str]) -> tuple[str, ...]:

@@ -45,12 +45,20 @@ class Labelled:
     query: str
     laws: frozenset[int]
     split: str | None = None  # "dev" or "holdout" in the project's own set; reported apart when present
+    source: str | None = None  # the public page the words were taken from (required in a gathered file)
+
+
+def gathered(path: Path) -> bool:
+    """Whether a file holds words gathered from public pages (``real-*.jsonl``, ``queries-real-*.jsonl``):
+    each of its lines must then say where it was found, so every example keeps its provenance."""
+    return path.stem.removeprefix("queries-").startswith("real-")
 
 
 def read_labelled(path: Path) -> list[Labelled]:
-    """One file of labelled descriptions (``{"query": ..., "laws": [...]}`` per line); ValueError with the
-    line number when a line is malformed."""
+    """One file of labelled descriptions (``{"query": ..., "laws": [...]}`` per line, and ``"source": URL``
+    in a gathered file); ValueError with the line number when a line is malformed or lacks its source."""
     items = []
+    public = gathered(path)
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
@@ -59,8 +67,17 @@ def read_labelled(path: Path) -> list[Labelled]:
             if not isinstance(raw["laws"], list) or not raw["laws"]:
                 raise TypeError("laws must be a non-empty list")
             laws = frozenset(law_number(str(law)) for law in raw["laws"])
-            split = raw.get("split")
-            items.append(Labelled(str(raw["query"]), laws, split if isinstance(split, str) else None))
+            split, source = raw.get("split"), raw.get("source")
+            if public and not (isinstance(source, str) and source.startswith(("https://", "http://"))):
+                raise TypeError('a line gathered from a public page needs its page: "source": "https://…"')
+            items.append(
+                Labelled(
+                    str(raw["query"]),
+                    laws,
+                    split if isinstance(split, str) else None,
+                    source if isinstance(source, str) else None,
+                )
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f'{path}:{number}: expected {{"query": ..., "laws": [...]}} ({exc})') from exc
     return items
@@ -77,7 +94,8 @@ def same_query(query: str) -> str:
 
 
 def lint_examples(book: LawBook, directory: Path = EXAMPLES_DIR) -> LintReport:
-    """Every example file parses, every law it names exists, and no description appears twice."""
+    """Every example file parses (a gathered one with each line's source), every law it names exists, and no
+    description appears twice."""
     try:
         examples = read_examples(directory)
     except (ValueError, OSError) as exc:

@@ -68,12 +68,13 @@ class Token:
     surface: str
 
 
-def clean(text: str) -> str:
-    """NFKC, the decomposed SARA AM that NFC leaves alone, control characters gone, length capped."""
-    text = unicodedata.normalize("NFKC", (text or "")[: MAX_QUERY * 2])
+def clean(text: str, limit: int = MAX_QUERY) -> str:
+    """NFKC, the decomposed SARA AM that NFC leaves alone, control characters gone (line breaks kept as
+    spaces), length capped at ``limit`` characters."""
+    text = unicodedata.normalize("NFKC", (text or "")[: limit * 2])
     text = text.replace("\u0e4d\u0e32", "\u0e33").replace("\u0e4d \u0e32", "\u0e33")
     text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
-    return text[:MAX_QUERY]
+    return text[:limit]
 
 
 def thai_key(text: str) -> str:

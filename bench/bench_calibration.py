@@ -1,0 +1,69 @@
+"""How much "likely", "possible" and "not sure" mean: a reliability table on sets never used as examples.
+
+The bot says a situation is "likely" when the first candidate's score reaches LIKELY (bot/answers/replies.py),
+"possible" below it, and that it is not sure when the matcher finds nothing convincing. For each set kept
+out of the examples (tests/data/queries-indep-l, -m, -n, the blind set, and the real forum questions of
+issue 22, queries-real-holdout.jsonl) this prints recall@1 / recall@3 and, per band of the first score, how
+many answers fell in it and how many of those were right (first law right; a right law among the first
+three). Usage: ``python bench/bench_calibration.py [FILE.jsonl ...]`` (default: those sets).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from bot.answers.replies import LIKELY
+from bot.matching import Matcher, build_matcher, chart_entries
+from bot.matching.evaluate import evaluate
+from bot.matching.examples import Labelled, read_labelled
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+SETS = tuple(DATA / f"queries-{name}.jsonl" for name in ("indep-l", "indep-m", "indep-n", "blind", "real-holdout"))
+BANDS = (
+    (100.0, "score 100"),
+    (80.0, "score 80-99"),
+    (LIKELY, f"score {LIKELY:.0f}-79"),
+    (0.0, f"score < {LIKELY:.0f}"),
+)
+
+
+def reliability(matcher: Matcher, items: Iterable[Labelled]) -> dict[str, list[int]]:
+    """Per band (and "not sure"): answers, first law right, a right law among the first three."""
+    table: dict[str, list[int]] = {name: [0, 0, 0] for _floor, name in BANDS} | {"not sure": [0, 0, 0]}
+    for item in items:
+        result = matcher.match(item.query)
+        laws = [c.law for c in result.candidates]
+        band = (
+            next(name for floor, name in BANDS if result.candidates[0].score >= floor)
+            if result.confident and laws
+            else "not sure"
+        )
+        row = table[band]
+        row[0] += 1
+        row[1] += bool(laws) and laws[0] in item.laws
+        row[2] += bool(set(laws[:3]) & item.laws)
+    return table
+
+
+def main(paths: list[Path]) -> None:
+    matcher = build_matcher(chart_entries())  # none of these sets is an example
+    pooled: dict[str, list[int]] = {}
+    for path in paths:
+        items = read_labelled(path)
+        figures = evaluate(matcher, items)
+        print(f"{path.name}: n={figures.n} r@1 {figures.recall_at_1:.3f} r@3 {figures.recall_at_3:.3f}")
+        for band, (n, first, three) in reliability(matcher, items).items():
+            pooled.setdefault(band, [0, 0, 0])
+            pooled[band] = [a + b for a, b in zip(pooled[band], (n, first, three), strict=True)]
+            if n:
+                print(f"  {band:<14} {n:>4}  first right {first / n:.2f}  right in the first three {three / n:.2f}")
+    print("pooled:")
+    for band, (n, first, three) in pooled.items():
+        if n:
+            print(f"  {band:<14} {n:>4}  first right {first / n:.2f}  right in the first three {three / n:.2f}")
+
+
+if __name__ == "__main__":
+    main([Path(arg) for arg in sys.argv[1:]] or list(SETS))
