@@ -25,7 +25,6 @@ from bot.matching import ChartEntry, Matcher, build_matcher
 from bot.store import Store
 from bot.telegram.app import STALE, TelegramFrontEnd, build_application
 from bot.telegram.callbacks import Answer
-from bot.telegram.transport import NotSent
 from bot.telegram.updates import PerConversation
 
 WHO = question_key("demo-main", "who")  # the first question of the demo chart
@@ -217,17 +216,6 @@ async def test_stopping_waits_for_the_updates_in_flight(store: Store) -> None:
     await app.stop()
     await app.shutdown()
     assert sorted(int(c.params["chat_id"]) for c in api.sent("sendMessage")) == list(range(1, 9))
-
-
-async def test_a_message_that_never_left_is_sent_again(store: Store) -> None:
-    api = SlowBotAPI()
-    api.failures["sendMessage"] = [NotSent("no connection could be opened")]
-    app = await running(store, api)
-    await feed(app, command(1, 1, "/help"))
-    await app.stop()
-    await app.shutdown()
-    sent = api.sent("sendMessage")
-    assert len(sent) == 2 and "Describe what happened" in str(sent[-1].params["text"])
 
 
 async def test_a_press_whose_handling_fails_is_still_answered(store: Store) -> None:

@@ -39,7 +39,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.answers import GONE, Act, Kind, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
@@ -79,7 +79,6 @@ from bot.telegram.render import (
     split_message,
 )
 from bot.telegram.replies import reply_keyboard, reply_parts
-from bot.telegram.transport import AsyncioRequest, NotSent
 from bot.telegram.updates import PerConversation, answer_now, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
@@ -123,6 +122,7 @@ BUSY = "The record is busy for a moment; nothing was lost. Please press again."
 DESCRIPTIONS_KEPT = 4096  # situation lists whose description a press may still start a chart from
 STORE_DOWN = "The record could not be written just now; your earlier answers are kept. Try again shortly."
 RETRIES = 3
+POOL_SIZE = 256  # Bot API connections open at once: one update's calls need not wait for another chat's
 FLOOD_LIMIT = 30.0  # Bot API calls naming a chat, a second, across all chats (Telegram: "about 30 messages")
 YOUNG_COLLECTION = 20_000  # allocations between collections of the youngest generation (Python's default: 700)
 
@@ -136,8 +136,8 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     """Call the Bot API, waiting out flood limits; network errors are retried only where a repeat is harmless.
 
     A message sent twice would show a ruling twice, so sends are retried only after RetryAfter (Telegram
-    did not process the request) or NotSent (the request never left); edits and callback answers are retried on
-    network errors too. PTB's rate limiter waits out RetryAfter first; this loop is the backstop. A button press
+    did not process the request); edits and callback answers are retried on network errors too. PTB's rate
+    limiter waits out RetryAfter first; this loop is the backstop. A button press
     being handled is answered before the call (see bot.telegram.updates).
     """
     await before_call()
@@ -148,7 +148,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
             delay = exc.retry_after
             await asyncio.sleep(delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay))
         except (TimedOut, NetworkError) as exc:
-            if not (idempotent or isinstance(exc, NotSent)) or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
+            if not idempotent or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
                 raise
             await asyncio.sleep(0.5 * 2**attempt)
     return await call()
@@ -634,8 +634,8 @@ def build_application(
     )
     if base_url is not None:
         builder = builder.base_url(base_url)
-    if request is None:  # see bot.telegram.transport: httpx cost most of a press
-        builder = builder.request(AsyncioRequest()).get_updates_request(AsyncioRequest(pool_size=1))
+    if request is None:  # PTB's own httpx transport, with a pool for many chats at once
+        builder = builder.request(HTTPXRequest(connection_pool_size=POOL_SIZE))
     else:
         builder = builder.request(request).get_updates_request(request)
     app = builder.build()
