@@ -13,7 +13,7 @@ from bot.dialogs import Chart, load_charts, question_key
 from bot.store import Store
 from bot.telegram.app import COMMANDS, register_commands
 
-WHO, REMINDER = question_key("demo-main", "who"), question_key("demo-main", "reminder")
+WHO, CARD = question_key("demo-main", "who"), question_key("demo-main", "card")
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     assert "prematurely exposed" not in question["text"]  # the law is named; its text is one press away
     assert "A card prematurely exposed" in table.texts(await table.press("📖 Law text"))
     calls = await table.press("RHO")
-    assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # edited, not a new message
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageText"]  # answered first, then edited
     assert "right-hand opponent" in table.texts(calls)
     # the note asks nothing: it is a line above the next question, not a screen with only Continue on it
     assert "» The card of the right-hand opponent stays face up" in table.texts(calls)
@@ -97,10 +97,10 @@ async def test_stale_and_forged_presses_change_nothing(demo: tuple[Application, 
         "zzz",
         "",
         f"a:999999:0:{WHO}:0",
-        f"a:{session.id}:1:{REMINDER}:99",
-        f"b:{session.id}:7:{REMINDER}",
+        f"a:{session.id}:1:{CARD}:99",
+        f"b:{session.id}:7:{CARD}",
         f"x:{session.id}:1:5:{WHO}:0",
-        f"a:{session.id}:99999999999999999999999:{REMINDER}:0",
+        f"a:{session.id}:99999999999999999999999:{CARD}:0",
         "u:" + "9" * 30,  # more than SQLite's integers hold: refused, not an OverflowError
         "rb:" + "9" * 40,
         "s:no-such-chart",
@@ -248,7 +248,7 @@ async def test_free_text_offers_one_button_per_situation_and_a_way_out(store: St
     assert "opening lead" in table.texts(calls).lower()
     situations = table.last_message(with_button="None of these")
     calls = await table.press("None of these", situations)
-    assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # narrowed in place
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageText"]  # narrowed in place
     assert "When did it happen?" in table.texts(calls)
     await app.shutdown()
 
