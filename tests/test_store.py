@@ -124,11 +124,11 @@ async def test_a_finished_session_records_its_ruling(dialogs: Dialogs, store: St
     s = await dialogs.start("alice", "demo-main")
     for step, option in enumerate(["lho", "small"]):
         s = await dialogs.answer("alice", s.session_id, step, option)
-    assert s.finished and s.kind == "ruling" and s.laws == ("50C",)
+    assert s.finished and s.kind == "ruling" and s.laws == ("50C", "50A")  # the ruling, then its note
     events = await store.events(s.session_id)
     assert events[-1].kind == "ruling" and events[-1].data["rulings"] == ["demo-main/minor"]
     assert events[-1].data["texts"] == ["A minor penalty card for the left-hand opponent."]
-    assert events[-1].data["laws"] == ["50C"]
+    assert events[-1].data["laws"] == ["50C", "50A"]
     assert await dialogs.sessions("alice") == []
     assert [x.status for x in await dialogs.sessions("alice", ("finished",))] == ["finished"]
 
