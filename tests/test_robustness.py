@@ -243,7 +243,7 @@ class _Fuzzer:
         calls = len(self.api.calls)
         update = callback_update(self.count, 5, data)  # user 5 never owns the guarded session
         await self.app.process_update(Update.de_json(update, self.app.bot))
-        assert [c.method for c in self.api.calls[calls:]][-1:] == ["answerCallbackQuery"], data
+        assert [c.method for c in self.api.calls[calls:]].count("answerCallbackQuery") == 1, data  # answered once
         assert await self.store.events(self.guarded) == self.before
         assert not [r for r in self.errors if r.levelno >= logging.ERROR], data
 

@@ -41,7 +41,7 @@ async def test_a_whole_ruling_with_buttons_edited_in_place(demo: tuple[Applicati
     question = table.last_message(with_button="LHO")
     assert "Who exposed a card?" in question["text"] and "Law 50:" in question["text"]
     calls = await table.press("RHO")
-    assert [c.method for c in calls] == ["editMessageText", "answerCallbackQuery"]  # edited, not a new message
+    assert [c.method for c in calls] == ["answerCallbackQuery", "editMessageText"]  # answered first, edited in place
     assert "right-hand opponent" in table.texts(calls)
     await table.press("Continue")
     calls = await table.press("No, a small card")
