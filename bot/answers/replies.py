@@ -26,7 +26,7 @@ from bot.matching.normalise import STOPWORDS
 
 NEAR = 0.6  # a situation is shown when its score is at least this share of the first one's
 SHOWN = 4  # and at most this many
-LIKELY = 60.0  # a matcher score from which a situation is "likely" (below: "possible")
+LIKELY = 80.0  # a matcher score from which a situation is "likely" (below: "possible"); calibrated in bench/RESULTS.md
 CANDIDATES = 6  # laws asked of the matcher: several laws often lead to one chart
 SAY = "Describe what happened at the table, e.g. “LHO led out of turn” or “partner hesitated then bid 4♠”."
 GONE = "That choice is no longer available; describe what happened again."
