@@ -93,15 +93,7 @@ def _reach(chart: Chart, start: str) -> set[str]:
 
 
 def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook, out: list[Finding]) -> None:
-    for ref in chart.laws:
-        if not book.exists(ref):
-            out.append(Finding(chart.path, f"chart law {ref!r} is not in the {book.edition} Laws"))
-    if chart.edition != book.edition:
-        out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
-    if len(chart.id) > MAX_CHART_ID:
-        out.append(Finding(chart.path, f"chart id longer than {MAX_CHART_ID} characters (it travels in buttons)"))
-    if not chart.keywords:
-        out.append(Finding(chart.path, "no keywords: the matcher could never offer this chart"))
+    _check_chart_header(chart, book, out)
     for node in chart.nodes.values():
         here = _where(chart, node)
         for ref in node.laws:
@@ -113,45 +105,71 @@ def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook,
             case Ruling():
                 _check_infringed_law_first(chart, node, out)
             case Question():
-                if len(node.options) < 2:
-                    out.append(Finding(here, f"question {node.id!r} offers fewer than two options"))
-                ids = [o.id for o in node.options]
-                for option in node.options:
-                    if ids.count(option.id) > 1:
-                        out.append(Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} repeated"))
-                    if not NODE_ID.match(option.id):
-                        out.append(
-                            Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} is not well formed")
-                        )
+                _check_options(chart, node, out)
             case Jump():
-                target = charts.get(node.jump)
-                if target is None:
-                    out.append(Finding(here, f"jump to chart {node.jump!r}, which does not exist"))
-                    continue
-                for name, value in node.with_.items():
-                    variable = target.variables.get(name)
-                    if variable is None:
-                        out.append(Finding(here, f"jump passes {name!r}, which {node.jump!r} does not declare"))
-                    elif value.startswith("$"):
-                        mine = chart.variables.get(value[1:])
-                        if mine is None:
-                            out.append(Finding(here, f"jump passes {value}, which this chart does not declare"))
-                        elif set(mine.values) - set(variable.values):
-                            extra = sorted(set(mine.values) - set(variable.values))
-                            out.append(Finding(here, f"{node.jump!r} has no value {extra} for {name!r}"))
-                    elif value not in variable.values:
-                        out.append(Finding(here, f"{value!r} is not a value of {node.jump!r}'s {name!r}"))
+                _check_jump(chart, node, charts, out)
             case Branch():
-                variable = chart.variables.get(node.branch)
-                if variable is None:
-                    out.append(Finding(here, f"branch on {node.branch!r}, which is not declared"))
-                    continue
-                for value in node.cases:
-                    if value not in variable.values:
-                        out.append(Finding(here, f"branch case {value!r} is not a value of {node.branch!r}"))
-                if node.otherwise is None and set(variable.values) - set(node.cases):
-                    missing = sorted(set(variable.values) - set(node.cases))
-                    out.append(Finding(here, f"branch on {node.branch!r} misses {missing} and has no 'otherwise'"))
+                _check_branch(chart, node, out)
+
+
+def _check_chart_header(chart: Chart, book: LawBook, out: list[Finding]) -> None:
+    for ref in chart.laws:
+        if not book.exists(ref):
+            out.append(Finding(chart.path, f"chart law {ref!r} is not in the {book.edition} Laws"))
+    if chart.edition != book.edition:
+        out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
+    if len(chart.id) > MAX_CHART_ID:
+        out.append(Finding(chart.path, f"chart id longer than {MAX_CHART_ID} characters (it travels in buttons)"))
+    if not chart.keywords:
+        out.append(Finding(chart.path, "no keywords: the matcher could never offer this chart"))
+
+
+def _check_options(chart: Chart, node: Question, out: list[Finding]) -> None:
+    if len(node.options) < 2:
+        out.append(Finding(_where(chart, node), f"question {node.id!r} offers fewer than two options"))
+    ids = [o.id for o in node.options]
+    for option in node.options:
+        if ids.count(option.id) > 1:
+            out.append(Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} repeated"))
+        if not NODE_ID.match(option.id):
+            out.append(Finding(f"{chart.path}:{option.line}", f"option id {option.id!r} is not well formed"))
+
+
+def _check_jump(chart: Chart, node: Jump, charts: Mapping[str, Chart], out: list[Finding]) -> None:
+    """The called chart exists and declares every variable passed, with values it knows."""
+    here = _where(chart, node)
+    target = charts.get(node.jump)
+    if target is None:
+        out.append(Finding(here, f"jump to chart {node.jump!r}, which does not exist"))
+        return
+    for name, value in node.with_.items():
+        variable = target.variables.get(name)
+        if variable is None:
+            out.append(Finding(here, f"jump passes {name!r}, which {node.jump!r} does not declare"))
+        elif value.startswith("$"):
+            mine = chart.variables.get(value[1:])
+            if mine is None:
+                out.append(Finding(here, f"jump passes {value}, which this chart does not declare"))
+            elif set(mine.values) - set(variable.values):
+                extra = sorted(set(mine.values) - set(variable.values))
+                out.append(Finding(here, f"{node.jump!r} has no value {extra} for {name!r}"))
+        elif value not in variable.values:
+            out.append(Finding(here, f"{value!r} is not a value of {node.jump!r}'s {name!r}"))
+
+
+def _check_branch(chart: Chart, node: Branch, out: list[Finding]) -> None:
+    """A branch names a declared variable and covers all its values (or has an 'otherwise')."""
+    here = _where(chart, node)
+    variable = chart.variables.get(node.branch)
+    if variable is None:
+        out.append(Finding(here, f"branch on {node.branch!r}, which is not declared"))
+        return
+    for value in node.cases:
+        if value not in variable.values:
+            out.append(Finding(here, f"branch case {value!r} is not a value of {node.branch!r}"))
+    if node.otherwise is None and set(variable.values) - set(node.cases):
+        missing = sorted(set(variable.values) - set(node.cases))
+        out.append(Finding(here, f"branch on {node.branch!r} misses {missing} and has no 'otherwise'"))
 
 
 def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -> None:

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from bot.laws.book import KnowledgeError, LawBook
+from bot.laws.book import KnowledgeError, Law, LawBook, Section
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
 from bot.laws.summaries import read_law_summaries, summary_problems
@@ -94,54 +94,73 @@ def lint_lawbook(book: LawBook) -> LintReport:
     seen_refs: Counter[str] = Counter()
     footnotes: Counter[int] = Counter()
     for law in book.laws.values():
-        where = f"Law {law.number}"
-        if not law.title.strip():
-            problems.append(Finding(where, "has no title"))
-        if law.edition != book.edition:
-            problems.append(Finding(where, f"edition {law.edition} in a {book.edition} book"))
-        if not law.sections:
-            problems.append(Finding(where, "has no text"))
-        marked: set[int] = set(law.title_footnotes)
-        for section in law.sections:
-            ref = str(section.ref)
-            seen_refs[ref] += 1
-            here = f"Law {ref}"
-            if section.ref.law != law.number:
-                problems.append(Finding(here, f"filed under Law {law.number}"))
-            if parse_canonical(ref) != section.ref:
-                problems.append(Finding(here, "reference not in canonical form"))
-            parent = section.ref.parent()
-            if parent is not None and len(parent.parts) > 1 and book.section(parent) is None:
-                problems.append(Finding(here, f"its parent {parent} is missing"))
-            if not (section.text.strip() or section.heading or section.gap):
-                children = [s for s in law.sections if s.ref != section.ref and section.ref.contains(s.ref)]
-                if not children:
-                    problems.append(Finding(here, "empty section"))
-            if section.gap:
-                gaps.append(Finding(here, f"known gap: {section.gap}"))
-            texts = [section.text, section.heading or "", section.closing.text if section.closing else ""]
-            for text in texts:
-                for noise in noise_in(text):
-                    if noise in ("stray page number", "doubled space") and law.number in _TABLE_LAWS:
-                        continue
-                    problems.append(Finding(here, f"{noise} left in the text"))
-                for cited in cross_refs(text):
-                    if not book.exists(cited):
-                        problems.append(Finding(here, f"cross-reference to Law {cited} does not resolve"))
-                marked |= {int(n) for n in _FOOTNOTE.findall(text)}
-        numbers = {f.number for f in law.footnotes}
-        for number in sorted(marked - numbers):
-            problems.append(Finding(f"Law {law.number}", f"footnote [^{number}] marked but not given"))
-        for number in sorted(numbers - marked):
-            problems.append(Finding(f"Law {law.number}", f"footnote {number} given but never marked"))
-        footnotes.update(numbers)
+        footnotes.update(_lint_law(book, law, seen_refs, problems, gaps))
     for ref, count in seen_refs.items():
         if count > 1:
             problems.append(Finding(f"Law {ref}", f"reference appears {count} times"))
     missing_notes = sorted(set(range(1, FOOTNOTE_COUNT + 1)) - set(footnotes))
     if missing_notes:
         problems.append(Finding("footnotes", f"missing footnotes: {missing_notes}"))
+    _lint_definitions(book, problems, gaps)
+    if not book.introduction:
+        problems.append(Finding("introduction", "missing"))
+    return LintReport(problems, gaps)
 
+
+def _lint_law(
+    book: LawBook, law: Law, seen_refs: Counter[str], problems: list[Finding], gaps: list[Finding]
+) -> set[int]:
+    """One law's title, sections and footnotes; the footnote numbers it gives."""
+    where = f"Law {law.number}"
+    if not law.title.strip():
+        problems.append(Finding(where, "has no title"))
+    if law.edition != book.edition:
+        problems.append(Finding(where, f"edition {law.edition} in a {book.edition} book"))
+    if not law.sections:
+        problems.append(Finding(where, "has no text"))
+    marked: set[int] = set(law.title_footnotes)
+    for section in law.sections:
+        seen_refs[str(section.ref)] += 1
+        marked |= _lint_section(book, law, section, problems, gaps)
+    numbers = {f.number for f in law.footnotes}
+    for number in sorted(marked - numbers):
+        problems.append(Finding(where, f"footnote [^{number}] marked but not given"))
+    for number in sorted(numbers - marked):
+        problems.append(Finding(where, f"footnote {number} given but never marked"))
+    return numbers
+
+
+def _lint_section(book: LawBook, law: Law, section: Section, problems: list[Finding], gaps: list[Finding]) -> set[int]:
+    """One section's reference, text, cross-references and gap; the footnotes it marks."""
+    ref = str(section.ref)
+    here = f"Law {ref}"
+    if section.ref.law != law.number:
+        problems.append(Finding(here, f"filed under Law {law.number}"))
+    if parse_canonical(ref) != section.ref:
+        problems.append(Finding(here, "reference not in canonical form"))
+    parent = section.ref.parent()
+    if parent is not None and len(parent.parts) > 1 and book.section(parent) is None:
+        problems.append(Finding(here, f"its parent {parent} is missing"))
+    if not (section.text.strip() or section.heading or section.gap):
+        children = [s for s in law.sections if s.ref != section.ref and section.ref.contains(s.ref)]
+        if not children:
+            problems.append(Finding(here, "empty section"))
+    if section.gap:
+        gaps.append(Finding(here, f"known gap: {section.gap}"))
+    marked: set[int] = set()
+    for text in (section.text, section.heading or "", section.closing.text if section.closing else ""):
+        for noise in noise_in(text):
+            if noise in ("stray page number", "doubled space") and law.number in _TABLE_LAWS:
+                continue
+            problems.append(Finding(here, f"{noise} left in the text"))
+        for cited in cross_refs(text):
+            if not book.exists(cited):
+                problems.append(Finding(here, f"cross-reference to Law {cited} does not resolve"))
+        marked |= {int(n) for n in _FOOTNOTE.findall(text)}
+    return marked
+
+
+def _lint_definitions(book: LawBook, problems: list[Finding], gaps: list[Finding]) -> None:
     if not book.definitions:
         problems.append(Finding("definitions", "no definitions"))
     for definition in book.definitions.values():
@@ -152,9 +171,6 @@ def lint_lawbook(book: LawBook) -> LintReport:
             problems.append(Finding(here, "has no text"))
         for noise in noise_in(definition.text):
             problems.append(Finding(here, f"{noise} left in the text"))
-    if not book.introduction:
-        problems.append(Finding("introduction", "missing"))
-    return LintReport(problems, gaps)
 
 
 SUMMARISED_LAWS = range(6, LAW_COUNT + 1)  # Laws 1–5 set up the game; players ask about 6–93
