@@ -52,7 +52,7 @@ class Topic:
 class Reading:
     """How a text was taken: a definition asked for, a question to summarise, or an incident to rule on."""
 
-    intent: str  # "define", "question" or "incident"
+    intent: str  # "define", "decline", "question" or "incident"
     match: MatchResult | None  # the matcher's candidates (questions and incidents)
     topic: Topic | None  # the summary to show first (questions the matcher was sure of)
     term: Term | None  # the glossary entry (definitions)
@@ -70,6 +70,8 @@ class QuestionForms:
     incident: tuple[_Form, ...]
     define: tuple[_Form, ...]
     chatter: tuple[_Form, ...]
+    decline: tuple[_Form, ...]
+    keep: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -93,6 +95,14 @@ class QuestionForms:
         bare = " ".join(kept.split())
         return not bare or any(form.pattern.match(bare) for form in self.chatter)
 
+    def is_declined(self, text: str) -> bool:
+        """Whether the text asks for bidding or play advice, the club's arrangements or anything else that is
+        not about the Laws, and names nothing that makes it a law question after all."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+        return any(f.pattern.search(lowered) for f in self.decline) and not any(
+            f.pattern.search(lowered) for f in self.keep
+        )
+
 
 def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> QuestionForms:
     document = read_yaml(path)
@@ -100,7 +110,9 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
     def forms(kind: str) -> tuple[_Form, ...]:
         return tuple(_Form(re.compile(f["pattern"]), int(f["weight"])) for f in document[kind])
 
-    return QuestionForms(forms("question"), forms("incident"), forms("define"), forms("chatter"))
+    return QuestionForms(
+        forms("question"), forms("incident"), forms("define"), forms("chatter"), forms("decline"), forms("keep")
+    )
 
 
 @cache
@@ -134,6 +146,8 @@ class Answers:
             term = self.glossary.lookup(asked) if asked else None
             if term is not None:
                 return Reading("define", None, None, term)
+        if self.forms.is_declined(text):
+            return Reading("decline", None, None, None)
         intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
         result = self.matcher.match(text, limit)
         if intent == "incident" or not result.confident or not result.candidates or result.direct_ref:
