@@ -104,6 +104,16 @@ def test_what_is_a_term_is_a_definition(answers: Answers, text: str, term: str) 
     assert reading.intent == "define" and reading.term is not None and reading.term.term == term
 
 
+def test_logical_alternative_forbids_the_suggested_action_not_the_alternative(answers: Answers) -> None:
+    """Law 16B1(a): the call or play the information suggests is barred when another is a logical alternative;
+    the old line barred choosing a logical alternative, the opposite."""
+    term = answers.glossary.lookup("logical alternative")
+    assert term is not None and term.explain is not None
+    plain = term.explain.text
+    assert "over another call or play that is a logical alternative" in plain
+    assert "may not choose a logical alternative" not in plain
+
+
 def test_a_question_about_a_rule_is_not_taken_for_a_term(answers: Answers) -> None:
     assert answers.read("what is the penalty for a revoke?").intent == "question"
 
