@@ -23,7 +23,7 @@ from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
 from bot.laws.refs import law_number
-from bot.laws.summaries import Summary, load_law_summaries
+from bot.laws.summaries import Case, Summary, find_case, load_cases, load_law_summaries
 from bot.matching import Candidate, Matcher, MatchResult
 
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
@@ -33,10 +33,10 @@ RELATED = 6  # topics offered under "Related"
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """What a player's answer is about: a chart's situation, or a whole law."""
+    """What a player's answer is about: a special case, a chart's situation, or a whole law."""
 
-    kind: str  # "chart" or "law"
-    key: str  # the chart id, or the law number
+    kind: str  # "answer", "chart" or "law"
+    key: str  # the case's id, the chart id, or the law number
     title: str
     summary: Summary
     law: int  # the law "Show the law" opens
@@ -44,7 +44,7 @@ class Topic:
 
     @property
     def token(self) -> str:
-        """Compact and stable, for buttons: ``c:revoke`` or ``l:54``."""
+        """Compact and stable, for buttons: ``a:revoke-found-later``, ``c:revoke`` or ``l:54``."""
         return f"{self.kind[0]}:{self.key}"
 
 
@@ -131,6 +131,7 @@ class Answers:
         summaries: Mapping[int, Summary],
         glossary: Glossary,
         forms: QuestionForms,
+        cases: tuple[Case, ...] = (),
     ) -> None:
         self.book = book
         self.charts = charts
@@ -138,6 +139,7 @@ class Answers:
         self.summaries = summaries
         self.glossary = glossary
         self.forms = forms
+        self.cases = cases
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
         """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
@@ -150,7 +152,12 @@ class Answers:
             return Reading("decline", None, None, None)
         intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
         result = self.matcher.match(text, limit)
-        if intent == "incident" or not result.confident or not result.candidates or result.direct_ref:
+        if intent == "incident" or result.direct_ref:
+            return Reading(intent, result, None, None)
+        case = find_case(self.cases, text)
+        if case is not None:
+            return Reading(intent, result, self.case_topic(case), None)
+        if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
         return Reading(intent, result, self.topic_for(result.candidates[0]), None)
 
@@ -163,6 +170,10 @@ class Answers:
             if topic is not None:
                 return topic
         return self.law_topic(candidate.law)
+
+    def case_topic(self, case: Case) -> Topic:
+        chart = case.chart if case.chart in self.charts else None
+        return Topic("answer", case.id, case.title, case.answer, case.law, chart)
 
     def chart_topic(self, chart_id: str) -> Topic | None:
         chart = self.charts.get(chart_id)
@@ -179,8 +190,11 @@ class Answers:
         return Topic("law", str(number), f"Law {number} — {law.title}", summary, number, charts[0] if charts else None)
 
     def topic(self, token: str) -> Topic | None:
-        """The topic a button names (``c:revoke``, ``l:54``); None for anything else."""
+        """The topic a button names (``a:claim-forgot-trump``, ``c:revoke``, ``l:54``); None for anything else."""
         kind, _, key = token.partition(":")
+        if kind == "a":
+            case = next((c for c in self.cases if c.id == key), None)
+            return self.case_topic(case) if case is not None else None
         if kind == "c":
             return self.chart_topic(key)
         if kind == "l" and key.isdigit():
@@ -188,9 +202,12 @@ class Answers:
         return None
 
     def related(self, topic: Topic) -> list[Topic]:
-        """Where a player may look next: the other laws and charts a chart uses, or a law's charts and the laws
-        its text refers to."""
-        if topic.kind == "chart":
+        """Where a player may look next: a special case's chart and the laws it cites, the other laws and charts a
+        chart uses, or a law's charts and the laws its text refers to."""
+        if topic.kind == "answer":
+            tokens = [f"c:{topic.chart}"] if topic.chart else []
+            tokens += [f"l:{law_number(ref)}" for ref in topic.summary.laws]
+        elif topic.kind == "chart":
             chart = self.charts[topic.key]
             tokens = [f"l:{law_number(ref)}" for ref in chart.laws]
             tokens += [f"c:{node.jump}" for node in chart.nodes.values() if isinstance(node, Jump)]
@@ -208,4 +225,4 @@ class Answers:
 
 def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:
     """The answers service over the process-wide knowledge base."""
-    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms())
+    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms(), load_cases())
