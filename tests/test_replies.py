@@ -189,3 +189,21 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
     assert any("no chart 'nope'" in p for p in problems)
     assert any("chart 'claim' cannot be reached" in p for p in problems)
     assert any("more than 2 questions" in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i bid out of turn before my rho, whats the penalty", "opps didnt alert and i got damaged can i get score back??"],
+)
+def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:
+    reply = replies.to_text(text)
+    assert reply.kind is Kind.SUMMARY and "in plain words" in reply.text
+    assert reply.offers[0].label == "Walk me through it" and reply.offers[0].act is Act.CHART
+
+
+def test_players_and_directors_are_routed_apart(replies: Replies) -> None:
+    """Written for this check: 30 players asking about their own situation, 25 directors' shorthand."""
+    rows = [json.loads(line) for line in (DATA / "routing.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 50
+    wrong = [r["text"] for r in rows if (replies.to_text(r["text"]).kind is Kind.SUMMARY) != (r["route"] == "answer")]
+    assert len(wrong) <= 2, wrong

@@ -72,6 +72,9 @@ class QuestionForms:
     chatter: tuple[_Form, ...]
     decline: tuple[_Form, ...]
     keep: tuple[_Form, ...]
+    first_person: tuple[_Form, ...]
+    asks: tuple[_Form, ...]
+    directing: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -79,6 +82,16 @@ class QuestionForms:
         asked = sum(f.weight for f in self.question if f.pattern.search(lowered))
         told = sum(f.weight for f in self.incident if f.pattern.search(lowered))
         return "question" if asked > told else "incident"
+
+    def is_players_own(self, text: str) -> bool:
+        """Whether a text told as an incident is a player asking about their own situation ("i bid out of turn,
+        whats the penalty"): they want the answer first, a director's shorthand wants the chart."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+
+        def found(forms: tuple[_Form, ...]) -> bool:
+            return any(f.pattern.search(lowered) for f in forms)
+
+        return found(self.first_person) and found(self.asks) and not found(self.directing)
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
@@ -111,7 +124,15 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         return tuple(_Form(re.compile(f["pattern"]), int(f["weight"])) for f in document[kind])
 
     return QuestionForms(
-        forms("question"), forms("incident"), forms("define"), forms("chatter"), forms("decline"), forms("keep")
+        forms("question"),
+        forms("incident"),
+        forms("define"),
+        forms("chatter"),
+        forms("decline"),
+        forms("keep"),
+        forms("first_person"),
+        forms("asks"),
+        forms("directing"),
     )
 
 
@@ -151,6 +172,8 @@ class Answers:
         if self.forms.is_declined(text):
             return Reading("decline", None, None, None)
         intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
+        if intent == "incident" and mode == "auto" and self.forms.is_players_own(text):
+            intent = "question"
         result = self.matcher.match(text, limit)
         if intent == "incident" or result.direct_ref:
             return Reading(intent, result, None, None)
