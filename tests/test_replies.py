@@ -207,3 +207,18 @@ def test_players_and_directors_are_routed_apart(replies: Replies) -> None:
     assert len(rows) >= 50
     wrong = [r["text"] for r in rows if (replies.to_text(r["text"]).kind is Kind.SUMMARY) != (r["route"] == "answer")]
     assert len(wrong) <= 2, wrong
+
+
+def test_a_special_case_answer_leads_to_its_chart_law_and_related(replies: Replies) -> None:
+    reply = replies.to_text("What if I claim and forget a trump?")
+    assert reply.kind is Kind.SUMMARY and reply.text.startswith("A claim that forgot a trump — in plain words")
+    assert "(Law 70C1, 70C2, 70C3)" in reply.text
+    assert [(o.act, o.key) for o in reply.offers] == [
+        (Act.CHART, "claim"),
+        (Act.LAW, "70"),
+        (Act.RELATED, "a:claim-forgot-trump"),
+    ]
+    related = replies.follow(Act.RELATED, "a:claim-forgot-trump")
+    assert related.kind is Kind.RELATED and related.offers and all(o.act is Act.TOPIC for o in related.offers)
+    assert replies.follow(Act.TOPIC, "a:claim-forgot-trump") == reply
+    assert replies.follow(Act.TOPIC, "a:no-such-case").kind is Kind.GONE
