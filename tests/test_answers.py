@@ -11,7 +11,8 @@ import pytest
 from bot.answers import Answers, Replies, build_answers, load_triage
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
-from bot.laws.summaries import SUMMARY_WORDS, load_law_summaries
+from bot.laws.lint import lint_players_words
+from bot.laws.summaries import SUMMARY_WORDS, load_cases, load_law_summaries
 from bot.laws.wording import wording_problems
 from bot.matching import build_matcher, chart_entries
 from bot.store import Store
@@ -104,6 +105,16 @@ def test_what_is_a_term_is_a_definition(answers: Answers, text: str, term: str) 
     assert reading.intent == "define" and reading.term is not None and reading.term.term == term
 
 
+def test_logical_alternative_forbids_the_suggested_action_not_the_alternative(answers: Answers) -> None:
+    """Law 16B1(a): the call or play the information suggests is barred when another is a logical alternative;
+    the old line barred choosing a logical alternative, the opposite."""
+    term = answers.glossary.lookup("logical alternative")
+    assert term is not None and term.explain is not None
+    plain = term.explain.text
+    assert "over another call or play that is a logical alternative" in plain
+    assert "may not choose a logical alternative" not in plain
+
+
 def test_a_question_about_a_rule_is_not_taken_for_a_term(answers: Answers) -> None:
     assert answers.read("what is the penalty for a revoke?").intent == "question"
 
@@ -187,3 +198,51 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "A card subject to disposition under Law 50." in capsys.readouterr().out
     assert main(["define", "xyzzy"]) == 1
     assert "No entry for 'xyzzy'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("question", "case", "cites"),
+    [
+        ("am I barred from bidding after partner hesitated?", "hesitation-may-bid", "16B1(a)"),
+        ("if partner huddles, can I still bid?", "hesitation-may-bid", "73C1"),
+        ("What if I claim and forget a trump?", "claim-forgot-trump", "70C1"),
+        (
+            "what happens if declarer claims with a trump still out and says nothing about it?",
+            "claim-forgot-trump",
+            "70C3",
+        ),
+        ("if a revoke is found on a later board, what happens?", "revoke-found-later", "64B4"),
+        ("what happens when a revoke is only noticed after the round has ended?", "revoke-found-later", "64B5"),
+    ],
+)
+def test_a_question_stating_a_special_case_gets_its_answer_first(
+    answers: Answers, question: str, case: str, cites: str
+) -> None:
+    topic = answers.read(question).topic
+    assert topic is not None and topic.kind == "answer" and topic.key == case
+    assert cites in topic.summary.laws
+    assert topic.summary.words <= SUMMARY_WORDS and all(s.laws for s in topic.summary.sentences)
+    assert topic.chart in answers.charts and answers.topic(topic.token) == topic
+    assert answers.related(topic) and all(other.kind in ("chart", "law") for other in answers.related(topic))
+
+
+@pytest.mark.parametrize(
+    ("question", "law"),
+    [("what is the penalty for a revoke?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
+)
+def test_a_question_without_the_special_conditions_gets_the_general_summary(
+    answers: Answers, question: str, law: int
+) -> None:
+    topic = answers.read(question).topic
+    assert topic is not None and topic.kind != "answer" and topic.law == law
+
+
+def test_the_barred_answer_says_the_player_may_bid() -> None:
+    """The old answer, Law 37's, said partner must pass for the rest of the auction: the opposite of 16B1."""
+    case = next(c for c in load_cases() if c.id == "hesitation-may-bid")
+    assert case.answer.sentences[0].text.startswith("Partner's hesitation does not bar you from bidding")
+    assert "must pass" not in case.answer.text
+
+
+def test_the_players_knowledge_lints_clean() -> None:
+    assert lint_players_words(load_lawbook()).problems == []

@@ -3,11 +3,13 @@ chart, a triage question for vague words, nothing started by chatter, offers tha
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from bot.answers import Act, Kind, Replies, Reply, build_replies, lint_triage, load_triage
+from bot.answers.replies import DECLINE
 from bot.answers.triage import read_triage
 from bot.dialogs import load_charts
 from bot.laws import load_lawbook
@@ -34,6 +36,46 @@ def test_chatter_and_bare_numbers_start_nothing(replies: Replies, text: str) -> 
 def test_off_topic_text_gets_one_line(replies: Replies) -> None:
     reply = replies.to_text("nice weather today")
     assert reply.kind is Kind.SAY and not reply.offers and "\n" not in reply.text
+
+
+DATA = Path(__file__).parent / "data"
+KNOWLEDGE = Path(__file__).parents[1] / "knowledge"
+
+
+def _declines() -> list[tuple[str, bool]]:
+    rows = (json.loads(line) for line in (DATA / "declines.jsonl").read_text(encoding="utf-8").splitlines())
+    return [(row["text"], row["decline"]) for row in rows]
+
+
+@pytest.mark.parametrize(
+    "text", ["what's the best opening lead against 3NT?", "what time does the club open on tuesdays?"]
+)
+def test_advice_and_club_questions_get_one_polite_line(replies: Replies, text: str) -> None:
+    reply = replies.to_text(text)
+    assert reply == Reply(Kind.SAY, DECLINE) and "\n" not in reply.text
+
+
+def test_the_declining_set_is_declined_and_its_law_questions_are_not(replies: Replies) -> None:
+    items = _declines()
+    assert sum(decline for _text, decline in items) >= 40
+    for text, decline in items:
+        reply = replies.to_text(text)
+        assert (reply.text == DECLINE) is decline, text
+        if decline:
+            assert reply.kind is Kind.SAY and not reply.offers, text
+
+
+def test_no_labelled_law_question_or_incident_is_declined(replies: Replies) -> None:
+    files = [
+        f for f in [*DATA.glob("*.jsonl"), *(KNOWLEDGE / "examples").glob("*.jsonl")] if f.name != "declines.jsonl"
+    ]
+    texts = [
+        row.get("text") or row["query"]
+        for f in files
+        for row in map(json.loads, f.read_text(encoding="utf-8").splitlines())
+    ]
+    assert len(texts) > 9000
+    assert [t for t in texts if replies.answers.forms.is_declined(t)] == []
 
 
 @pytest.mark.parametrize("text", ["something weird happened", "there is a problem", "I need help"])
@@ -147,3 +189,36 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
     assert any("no chart 'nope'" in p for p in problems)
     assert any("chart 'claim' cannot be reached" in p for p in problems)
     assert any("more than 2 questions" in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["i bid out of turn before my rho, whats the penalty", "opps didnt alert and i got damaged can i get score back??"],
+)
+def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:
+    reply = replies.to_text(text)
+    assert reply.kind is Kind.SUMMARY and "in plain words" in reply.text
+    assert reply.offers[0].label == "Walk me through it" and reply.offers[0].act is Act.CHART
+
+
+def test_players_and_directors_are_routed_apart(replies: Replies) -> None:
+    """Written for this check: 30 players asking about their own situation, 25 directors' shorthand."""
+    rows = [json.loads(line) for line in (DATA / "routing.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 50
+    wrong = [r["text"] for r in rows if (replies.to_text(r["text"]).kind is Kind.SUMMARY) != (r["route"] == "answer")]
+    assert len(wrong) <= 2, wrong
+
+
+def test_a_special_case_answer_leads_to_its_chart_law_and_related(replies: Replies) -> None:
+    reply = replies.to_text("What if I claim and forget a trump?")
+    assert reply.kind is Kind.SUMMARY and reply.text.startswith("A claim that forgot a trump — in plain words")
+    assert "(Law 70C1, 70C2, 70C3)" in reply.text
+    assert [(o.act, o.key) for o in reply.offers] == [
+        (Act.CHART, "claim"),
+        (Act.LAW, "70"),
+        (Act.RELATED, "a:claim-forgot-trump"),
+    ]
+    related = replies.follow(Act.RELATED, "a:claim-forgot-trump")
+    assert related.kind is Kind.RELATED and related.offers and all(o.act is Act.TOPIC for o in related.offers)
+    assert replies.follow(Act.TOPIC, "a:claim-forgot-trump") == reply
+    assert replies.follow(Act.TOPIC, "a:no-such-case").kind is Kind.GONE

@@ -23,7 +23,7 @@ from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
 from bot.laws.refs import law_number
-from bot.laws.summaries import Summary, load_law_summaries
+from bot.laws.summaries import Case, Summary, find_case, load_cases, load_law_summaries
 from bot.matching import Candidate, Matcher, MatchResult
 
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
@@ -33,10 +33,10 @@ RELATED = 6  # topics offered under "Related"
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """What a player's answer is about: a chart's situation, or a whole law."""
+    """What a player's answer is about: a special case, a chart's situation, or a whole law."""
 
-    kind: str  # "chart" or "law"
-    key: str  # the chart id, or the law number
+    kind: str  # "answer", "chart" or "law"
+    key: str  # the case's id, the chart id, or the law number
     title: str
     summary: Summary
     law: int  # the law "Show the law" opens
@@ -44,7 +44,7 @@ class Topic:
 
     @property
     def token(self) -> str:
-        """Compact and stable, for buttons: ``c:revoke`` or ``l:54``."""
+        """Compact and stable, for buttons: ``a:revoke-found-later``, ``c:revoke`` or ``l:54``."""
         return f"{self.kind[0]}:{self.key}"
 
 
@@ -52,7 +52,7 @@ class Topic:
 class Reading:
     """How a text was taken: a definition asked for, a question to summarise, or an incident to rule on."""
 
-    intent: str  # "define", "question" or "incident"
+    intent: str  # "define", "decline", "question" or "incident"
     match: MatchResult | None  # the matcher's candidates (questions and incidents)
     topic: Topic | None  # the summary to show first (questions the matcher was sure of)
     term: Term | None  # the glossary entry (definitions)
@@ -70,6 +70,11 @@ class QuestionForms:
     incident: tuple[_Form, ...]
     define: tuple[_Form, ...]
     chatter: tuple[_Form, ...]
+    decline: tuple[_Form, ...]
+    keep: tuple[_Form, ...]
+    first_person: tuple[_Form, ...]
+    asks: tuple[_Form, ...]
+    directing: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -77,6 +82,16 @@ class QuestionForms:
         asked = sum(f.weight for f in self.question if f.pattern.search(lowered))
         told = sum(f.weight for f in self.incident if f.pattern.search(lowered))
         return "question" if asked > told else "incident"
+
+    def is_players_own(self, text: str) -> bool:
+        """Whether a text told as an incident is a player asking about their own situation ("i bid out of turn,
+        whats the penalty"): they want the answer first, a director's shorthand wants the chart."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+
+        def found(forms: tuple[_Form, ...]) -> bool:
+            return any(f.pattern.search(lowered) for f in forms)
+
+        return found(self.first_person) and found(self.asks) and not found(self.directing)
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
@@ -93,6 +108,14 @@ class QuestionForms:
         bare = " ".join(kept.split())
         return not bare or any(form.pattern.match(bare) for form in self.chatter)
 
+    def is_declined(self, text: str) -> bool:
+        """Whether the text asks for bidding or play advice, the club's arrangements or anything else that is
+        not about the Laws, and names nothing that makes it a law question after all."""
+        lowered = " ".join(text.casefold().replace("’", "'").split())
+        return any(f.pattern.search(lowered) for f in self.decline) and not any(
+            f.pattern.search(lowered) for f in self.keep
+        )
+
 
 def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> QuestionForms:
     document = read_yaml(path)
@@ -100,7 +123,17 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
     def forms(kind: str) -> tuple[_Form, ...]:
         return tuple(_Form(re.compile(f["pattern"]), int(f["weight"])) for f in document[kind])
 
-    return QuestionForms(forms("question"), forms("incident"), forms("define"), forms("chatter"))
+    return QuestionForms(
+        forms("question"),
+        forms("incident"),
+        forms("define"),
+        forms("chatter"),
+        forms("decline"),
+        forms("keep"),
+        forms("first_person"),
+        forms("asks"),
+        forms("directing"),
+    )
 
 
 @cache
@@ -119,6 +152,7 @@ class Answers:
         summaries: Mapping[int, Summary],
         glossary: Glossary,
         forms: QuestionForms,
+        cases: tuple[Case, ...] = (),
     ) -> None:
         self.book = book
         self.charts = charts
@@ -126,6 +160,7 @@ class Answers:
         self.summaries = summaries
         self.glossary = glossary
         self.forms = forms
+        self.cases = cases
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
         """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
@@ -134,9 +169,18 @@ class Answers:
             term = self.glossary.lookup(asked) if asked else None
             if term is not None:
                 return Reading("define", None, None, term)
+        if self.forms.is_declined(text):
+            return Reading("decline", None, None, None)
         intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
+        if intent == "incident" and mode == "auto" and self.forms.is_players_own(text):
+            intent = "question"
         result = self.matcher.match(text, limit)
-        if intent == "incident" or not result.confident or not result.candidates or result.direct_ref:
+        if intent == "incident" or result.direct_ref:
+            return Reading(intent, result, None, None)
+        case = find_case(self.cases, text)
+        if case is not None:
+            return Reading(intent, result, self.case_topic(case), None)
+        if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
         return Reading(intent, result, self.topic_for(result.candidates[0]), None)
 
@@ -149,6 +193,10 @@ class Answers:
             if topic is not None:
                 return topic
         return self.law_topic(candidate.law)
+
+    def case_topic(self, case: Case) -> Topic:
+        chart = case.chart if case.chart in self.charts else None
+        return Topic("answer", case.id, case.title, case.answer, case.law, chart)
 
     def chart_topic(self, chart_id: str) -> Topic | None:
         chart = self.charts.get(chart_id)
@@ -165,8 +213,11 @@ class Answers:
         return Topic("law", str(number), f"Law {number} — {law.title}", summary, number, charts[0] if charts else None)
 
     def topic(self, token: str) -> Topic | None:
-        """The topic a button names (``c:revoke``, ``l:54``); None for anything else."""
+        """The topic a button names (``a:claim-forgot-trump``, ``c:revoke``, ``l:54``); None for anything else."""
         kind, _, key = token.partition(":")
+        if kind == "a":
+            case = next((c for c in self.cases if c.id == key), None)
+            return self.case_topic(case) if case is not None else None
         if kind == "c":
             return self.chart_topic(key)
         if kind == "l" and key.isdigit():
@@ -174,9 +225,12 @@ class Answers:
         return None
 
     def related(self, topic: Topic) -> list[Topic]:
-        """Where a player may look next: the other laws and charts a chart uses, or a law's charts and the laws
-        its text refers to."""
-        if topic.kind == "chart":
+        """Where a player may look next: a special case's chart and the laws it cites, the other laws and charts a
+        chart uses, or a law's charts and the laws its text refers to."""
+        if topic.kind == "answer":
+            tokens = [f"c:{topic.chart}"] if topic.chart else []
+            tokens += [f"l:{law_number(ref)}" for ref in topic.summary.laws]
+        elif topic.kind == "chart":
             chart = self.charts[topic.key]
             tokens = [f"l:{law_number(ref)}" for ref in chart.laws]
             tokens += [f"c:{node.jump}" for node in chart.nodes.values() if isinstance(node, Jump)]
@@ -194,4 +248,4 @@ class Answers:
 
 def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:
     """The answers service over the process-wide knowledge base."""
-    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms())
+    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms(), load_cases())

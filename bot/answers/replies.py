@@ -29,6 +29,10 @@ SHOWN = 4  # and at most this many
 LIKELY = 80.0  # a matcher score from which a situation is "likely" (below: "possible"); calibrated in bench/RESULTS.md
 CANDIDATES = 6  # laws asked of the matcher: several laws often lead to one chart
 SAY = "Describe what happened at the table, e.g. “LHO led out of turn” or “partner hesitated then bid 4♠”."
+DECLINE = (
+    "I answer questions about the Laws of Duplicate Bridge and help the Director rule on what happened at the "
+    "table; bidding and play advice and the club's arrangements are for your teacher or your club."
+)
 GONE = "That choice is no longer available; describe what happened again."
 
 
@@ -88,6 +92,8 @@ class Replies:
         reading = self.answers.read(text, mode, CANDIDATES)
         if reading.term is not None:
             return self.term(reading.term)
+        if reading.intent == "decline":
+            return Reply(Kind.SAY, DECLINE)
         if reading.topic is not None:
             return self.summary(reading.topic)
         assert reading.match is not None

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.laws.book import KnowledgeError, Law, LawBook, Section
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
-from bot.laws.summaries import read_law_summaries, summary_problems
+from bot.laws.summaries import read_cases, read_law_summaries, summary_problems
 from bot.laws.wording import wording_problems
 
 LAW_COUNT = 93
@@ -191,6 +191,17 @@ def lint_players_words(book: LawBook) -> LintReport:
         if number not in book.laws:
             problems.append(Finding(here, "there is no such law"))
         problems += [Finding(here, p) for p in summary_problems(summary, book) + wording_problems(summary.text)]
+    try:
+        cases = read_cases()
+    except KnowledgeError as exc:
+        return LintReport([*problems, Finding("knowledge/summaries/cases", str(exc))], [])
+    ids = Counter(case.id for case in cases)
+    problems += [Finding("knowledge/summaries/cases", f"case {i!r} is written twice") for i, c in ids.items() if c > 1]
+    for case in cases:
+        here = f"knowledge/summaries/cases {case.id}"
+        if case.law not in book.laws:
+            problems.append(Finding(here, f"there is no Law {case.law}"))
+        problems += [Finding(here, p) for p in summary_problems(case.answer, book) + wording_problems(case.answer.text)]
     try:
         glossary = read_glossary(book)
     except KnowledgeError as exc:

@@ -3,7 +3,8 @@
 A player asking "what happens after a lead out of turn?" wants the options and consequences in a few
 lines, not a director's procedure. Each sentence names the law sections it summarises, so a reader (and
 ``lint``) can trace every claim back to the text. Law summaries live in ``knowledge/summaries/*.yaml``;
-a chart's summary lives in the chart's own file.
+a chart's summary lives in the chart's own file. The special cases players ask about ("partner hesitated,
+am I barred from bidding?") have their own short answers beside them, in ``knowledge/summaries/cases/``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.laws.book import KNOWLEDGE_DIR, KnowledgeError, LawBook, read_yaml
 
 SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
+CASES_DIR = SUMMARIES_DIR / "cases"
 _WORD = re.compile(r"[\w'’‐-]+")
 
 
@@ -90,6 +92,60 @@ def read_law_summaries(directory: Path = SUMMARIES_DIR) -> dict[int, Summary]:
 def load_law_summaries() -> dict[int, Summary]:
     """The process-wide law summaries, read once."""
     return read_law_summaries()
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A special case players ask about, answered at the level of the question rather than by the law's
+    general summary; it answers a text that states every one of its conditions."""
+
+    id: str
+    title: str
+    law: int  # the law "Show the law" opens
+    chart: str | None  # the chart "Walk me through it" starts
+    when: tuple[tuple[re.Pattern[str], ...], ...]  # every condition met by one of its expressions
+    answer: Summary
+
+    def fits(self, lowered: str) -> bool:
+        return all(any(p.search(lowered) for p in condition) for condition in self.when)
+
+
+def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
+    """Every special case, in file order, from all the YAML files in ``directory``."""
+    cases: list[Case] = []
+    for file in sorted(directory.glob("*.yaml")):
+        document = read_yaml(file) or {}
+        if document.get("edition") != "2017" or not isinstance(document.get("cases"), list):
+            raise KnowledgeError(f"{file.name}: needs edition \"2017\" and a list 'cases'")
+        for raw in document["cases"]:
+            keys = {"id", "title", "law", "chart", "when", "answer"}
+            if not isinstance(raw, dict) or not {"id", "title", "law", "when", "answer"} <= set(raw) <= keys:
+                raise KnowledgeError(f"{file.name}: a case has id, title, law, when, answer and may have chart")
+            here = f"{file.name}: case {raw['id']}"
+            when = raw["when"]
+            if not isinstance(when, list) or not when or not all(isinstance(c, list) and c for c in when):
+                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a list of expressions")
+            try:
+                patterns = tuple(tuple(re.compile(str(p)) for p in condition) for condition in when)
+            except re.error as exc:
+                raise KnowledgeError(f"{here}: {exc}") from exc
+            chart = raw.get("chart")
+            answer = summary_from_data(raw["answer"], here)
+            cases.append(Case(str(raw["id"]), str(raw["title"]), int(raw["law"]), chart, patterns, answer))
+    return tuple(cases)
+
+
+@cache
+def load_cases() -> tuple[Case, ...]:
+    """The process-wide special cases, read once."""
+    return read_cases()
+
+
+def find_case(cases: tuple[Case, ...], text: str) -> Case | None:
+    """The most specific case whose conditions the text states: most conditions first, then file order."""
+    lowered = " ".join(text.casefold().replace("’", "'").split())
+    fitting = [case for case in cases if case.fits(lowered)]
+    return max(fitting, key=lambda case: len(case.when), default=None)
 
 
 def summary_problems(summary: Summary, book: LawBook) -> list[str]:
