@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import bot.matching
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
 from bot.dialogs.engine import Reached
 from bot.dialogs.scenario import walk_named
@@ -35,6 +36,21 @@ needs_seeds = pytest.mark.skipif(
 settings.register_profile("ci", max_examples=10_000)
 settings.register_profile("dev", max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+_build_matcher = bot.matching.build_matcher
+_matchers: dict[tuple[object, ...], bot.matching.Matcher] = {}
+
+
+def _shared_matcher(charts: object = (), leave_out: object = (), background: bool = False) -> bot.matching.Matcher:
+    """Tests share one matcher per set of charts: building one reads every worked example (over a second),
+    and matching never changes it. Patched in before any test module imports ``build_matcher``."""
+    key = (tuple(charts), tuple(leave_out), background)  # type: ignore[call-overload]
+    if key not in _matchers:
+        _matchers[key] = _build_matcher(key[0], key[1], background)
+    return _matchers[key]
+
+
+bot.matching.build_matcher = _shared_matcher  # type: ignore[assignment]
 
 
 @pytest.fixture(scope="session")

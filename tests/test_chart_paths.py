@@ -83,6 +83,7 @@ def test_no_snapshot_is_left_for_a_chart_that_is_gone() -> None:
     assert sorted(p.stem for p in SNAPSHOT_DIR.glob("*.txt")) == sorted(CHARTS)
 
 
+@pytest.mark.slow
 def test_refresh_tool_check_mode_agrees() -> None:
     done = subprocess.run([sys.executable, "tools/refresh_charts.py", "--check"], cwd=ROOT, capture_output=True)
     assert done.returncode == 0, done.stdout

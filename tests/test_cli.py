@@ -140,6 +140,7 @@ def test_a_missing_part_says_so_without_build_notes(capsys: pytest.CaptureFixtur
 HUGE = "9" * 5000
 
 
+@pytest.mark.slow
 async def test_huge_numbers_in_the_terminal_get_one_line(store: Store, demo_charts: dict[str, Chart]) -> None:
     entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in demo_charts.values()]
     chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher(entries))
@@ -154,6 +155,7 @@ async def test_huge_numbers_in_the_terminal_get_one_line(store: Store, demo_char
     assert "There is no answer 1000000000000000000:" in await chat.handle("change 1000000000000000000")
 
 
+@pytest.mark.slow
 def test_huge_numbers_typed_at_the_terminal_never_show_a_traceback(tmp_path: Path) -> None:
     typed = f"resume 99999999999999999999\nchart demo-main\n{HUGE}\n2\nchange {HUGE}\nquit\n"
     env = {**os.environ, "BOT_DB": str(tmp_path / "bot.sqlite3"), "BOT_DIALOGS": str(FIXTURES / "dialogs")}

@@ -114,6 +114,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 CONVERSATIONS = [(1, 1), (2, 2), (3, 3), (4, 4), (5, -100), (6, -100)]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(storm=st.lists(st.tuples(st.integers(0, len(CONVERSATIONS) - 1), st.integers(0, 15)), min_size=2, max_size=24))
 async def test_each_conversation_keeps_its_order_in_a_storm_of_interleaved_updates(
@@ -157,6 +158,7 @@ async def test_updates_of_different_chats_run_at_once(store: Store) -> None:
     assert elapsed < 10 * 0.3, "ten chats' replies were sent one after the other"
 
 
+@pytest.mark.slow
 async def test_a_slow_bot_api_call_for_one_chat_does_not_delay_another(store: Store) -> None:
     api = SlowBotAPI(lambda method, params: 1.0 if method == "sendMessage" and params["chat_id"] == 1 else 0.0)
     app = await running(store, api)

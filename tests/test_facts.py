@@ -45,6 +45,7 @@ def test_each_cue_gives_its_answer_and_its_negation_does_not(chart_id: str, ques
                 assert Description(negated).answer(cues) != option, negated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("chart_id", "question"), QUESTIONS)
 def test_a_description_that_states_the_opposite_asks(chart_id: str, question: str) -> None:
     cues = load_charts()[chart_id].cues[question]

@@ -58,6 +58,7 @@ def _one_line(done: subprocess.CompletedProcess[str]) -> str:
 # --- restore ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_restore_is_refused_while_the_bot_runs_and_works_once_it_is_killed(tmp_path: Path) -> None:
     database, saved = tmp_path / "bot.sqlite3", tmp_path / "saved.sqlite3"
     asyncio.run(_fill(saved, "old"))
@@ -286,6 +287,7 @@ def _garbage(path: Path) -> None:
     path.write_bytes(b"\x00garbage" * 1000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("make", "says"), [(_cut_short, "is cut short"), (_garbage, "cannot be read")])
 @pytest.mark.parametrize("front", [["chat"], ["telegram"]])
 def test_a_damaged_database_at_startup_is_one_line(tmp_path: Path, make, says: str, front: list[str]) -> None:  # type: ignore[no-untyped-def]

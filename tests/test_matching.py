@@ -284,6 +284,7 @@ def test_a_matcher_reading_its_examples_on_a_thread_answers_at_once_and_then_as_
     assert len(background.examples.examples) == len(matcher.examples.examples)
 
 
+@pytest.mark.slow
 def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_path: Path) -> None:
     book, charts = load_lawbook(), chart_entries()
     first = Matcher(book, charts, [Labelled("dummy pointed out a revoke", frozenset({61}))], tmp_path)

@@ -145,6 +145,7 @@ def test_forged_data_reads_as_nothing(data: str | None) -> None:
 # --- a stale keyboard (issue 21, item 8) -----------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_an_old_message_cannot_answer_the_question_that_replaced_its_own(
     bot: tuple[Application, FakeBotAPI], store: Store
 ) -> None:

@@ -282,6 +282,7 @@ async def test_the_record_commands_refuse_bad_details_in_one_line(chat: Terminal
     assert record.annotations == {} and record.appeals == ()  # nothing refused was recorded
 
 
+@pytest.mark.slow
 async def test_another_directors_ruling_cannot_be_changed_or_appealed_from_here(
     chat: TerminalChat, store: Store
 ) -> None:

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET = "s3cret-header-for-the-test_0123"
 HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
+pytestmark = pytest.mark.slow  # every test here runs the real bot process
+
 
 def free_port() -> int:
     with socket.socket() as probe:
