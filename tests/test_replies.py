@@ -108,6 +108,12 @@ def test_partner_revoked_is_one_line_for_the_revoke_chart(replies: Replies) -> N
     assert reply.offers[-1].label == "None of these" and reply.offers[-1].act is Act.NONE
 
 
+def test_a_hesitation_then_a_bid_is_unauthorized_information_first(replies: Replies) -> None:
+    # The audit found the tempo chart ranked above Law 16 for this case; the bid after a hesitation is Law 16's.
+    reply = replies.to_text("partner hesitated then bid 4♠", "director")
+    assert _charts(reply)[0] == "unauthorised-information"
+
+
 def test_a_lead_out_of_turn_offers_the_opening_lead_first(replies: Replies) -> None:
     reply = replies.to_text("LHO led out of turn")
     charts = _charts(reply)
