@@ -90,6 +90,19 @@ def _token(env: Mapping[str, str]) -> str | None:
     return None
 
 
+def _number(
+    env: Mapping[str, str], name: str, default: float, what: str, bounds: tuple[float, float], between: str
+) -> float:
+    """A setting that is a number within bounds; one line naming the setting when it is not."""
+    try:
+        value = float(env.get(name, str(default)))
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be {what}.") from exc
+    if not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(f"{name} must be between {between}.")
+    return value
+
+
 def load_config(env: Mapping[str, str] | None = None) -> Config:
     """Read and validate the configuration; ConfigError names the first variable that is wrong."""
     env = os.environ if env is None else env
@@ -107,22 +120,14 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         admins = frozenset(int(x) for x in re.split(r"[,\s]+", env.get("BOT_ADMIN_IDS", "").strip()) if x)
     except ValueError as exc:
         raise ConfigError("BOT_ADMIN_IDS must be Telegram user ids (numbers) separated by commas.") from exc
-    try:
-        heartbeat = float(env.get("BOT_HEARTBEAT_SECONDS", "30"))
-    except ValueError as exc:
-        raise ConfigError("BOT_HEARTBEAT_SECONDS must be a number of seconds.") from exc
-    if not 1 <= heartbeat <= 3600:
-        raise ConfigError("BOT_HEARTBEAT_SECONDS must be between 1 and 3600.")
+    heartbeat = _number(env, "BOT_HEARTBEAT_SECONDS", 30, "a number of seconds", (1, 3600), "1 and 3600")
     api_url = env.get("BOT_API_URL", "").strip() or TELEGRAM_API
     url = urlparse(api_url)
     if not (url.scheme == "https" or (url.scheme == "http" and url.hostname in LOOPBACK)) or not url.netloc:
         raise ConfigError("BOT_API_URL must be an https:// URL (http:// only on this machine): the token follows it.")
-    try:
-        flood_limit = float(env.get("BOT_FLOOD_LIMIT", "30"))
-    except ValueError as exc:
-        raise ConfigError("BOT_FLOOD_LIMIT must be a number of calls a second.") from exc
-    if not 0 <= flood_limit <= 10_000:
-        raise ConfigError("BOT_FLOOD_LIMIT must be between 0 (no overall limit) and 10000.")
+    flood_limit = _number(
+        env, "BOT_FLOOD_LIMIT", 30, "a number of calls a second", (0, 10_000), "0 (no overall limit) and 10000"
+    )
     database = Path(env.get("BOT_DB", "data/bot.sqlite3"))
     if database.exists() and database.is_dir():
         raise ConfigError(f"BOT_DB names a folder, not a database file: {database}")
