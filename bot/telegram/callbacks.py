@@ -201,13 +201,17 @@ class StartChart(Press):
 @kind("l")
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShowLaw(Press):
+    """A law's text. Offers now travel as FollowOffer; this kind stays so the buttons of messages sent before
+    that still work after the update (the README promises old buttons keep working)."""
+
     ref: str
 
 
 @kind("n")
 @dataclasses.dataclass(frozen=True, slots=True)
 class NoneOfThese(Press):
-    """None of the situations offered fits: a hint on how to describe it."""
+    """None of the situations offered fits: a hint on how to describe it. Kept, like ShowLaw, for the buttons of
+    messages sent before offers became FollowOffer."""
 
 
 # --- what the shared step offered under a reply ---------------------------------------------------
