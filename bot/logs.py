@@ -2,7 +2,7 @@
 
 Bot API URLs carry the token (PTB logs its base URL at DEBUG; a network error can quote a URL), so the one
 handler redacts the token, and anything shaped like a bot token, from every message and traceback before it
-is written. httpx and httpcore stay at WARNING: they log each request's URL.
+is written. The Bot API client (aiohttp, bot.telegram.transport) logs no URL.
 
 Chats appear in logs as pseudonyms: a keyed hash with a secret salt kept beside the database (``log-salt``,
 created at first start, readable by the bot's user only), so nobody can hash candidate chat ids to find a
@@ -128,8 +128,6 @@ def configure_logging(
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for noisy in ("httpx", "httpcore"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
     if database is not None:
         salt_file = database.with_name(SALT_FILE)
         try:

@@ -39,7 +39,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import BaseRequest, HTTPXRequest
+from telegram.request import BaseRequest
 
 from bot.answers import GONE, Act, Kind, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
@@ -79,6 +79,7 @@ from bot.telegram.render import (
     split_message,
 )
 from bot.telegram.replies import reply_keyboard, reply_parts
+from bot.telegram.transport import AiohttpRequest
 from bot.telegram.updates import PerConversation, answer_now, answer_press, answered_first, before_call
 
 log = logging.getLogger("bot.telegram")
@@ -634,8 +635,8 @@ def build_application(
     )
     if base_url is not None:
         builder = builder.base_url(base_url)
-    if request is None:  # PTB's own httpx transport, with a pool for many chats at once
-        builder = builder.request(HTTPXRequest(connection_pool_size=POOL_SIZE))
+    if request is None:  # aiohttp (bot.telegram.transport), with a pool for many chats at once; one for polling
+        builder = builder.request(AiohttpRequest(POOL_SIZE)).get_updates_request(AiohttpRequest(1))
     else:
         builder = builder.request(request).get_updates_request(request)
     app = builder.build()

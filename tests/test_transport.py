@@ -1,0 +1,138 @@
+"""The bot's Bot API transport (aiohttp) against a Bot API server on loopback: what PTB expects of a transport
+holds — parameters arrive, a file is uploaded, timeouts and network failures become TimedOut and
+NetworkError, and Telegram's flood answer becomes RetryAfter so it can be waited out."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp import web
+from fake_telegram import TOKEN, FakeBotAPI, _decoded
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import NetworkError, RetryAfter, TimedOut
+
+from bot.telegram.transport import AiohttpRequest
+
+
+class Server:
+    """A Bot API server on loopback: answers as the fake Bot API does, after ``delay``, or with ``answer``."""
+
+    def __init__(self) -> None:
+        self.fake = FakeBotAPI()
+        self.delay = 0.0
+        self.answer: tuple[int, dict[str, Any]] | None = None
+        self.received: list[tuple[str, dict[str, Any], str]] = []  # method, parameters, content type
+        self.url = ""
+
+    async def handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.content_type == "application/json":
+            params = {k: _decoded(v) for k, v in (await request.json()).items()}
+        else:
+            form = await request.post()
+            params = {k: (v.file.read() if isinstance(v, web.FileField) else _decoded(v)) for k, v in form.items()}
+        self.received.append((method, params, request.content_type))
+        await asyncio.sleep(self.delay)
+        status, body = self.answer or (200, {"ok": True, "result": self.fake._result(method, params)})
+        return web.json_response(body, status=status)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    served = Server()
+    app = web.Application()
+    app.router.add_post(f"/bot{TOKEN}/{{method}}", served.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    served.url = f"http://127.0.0.1:{port}/bot"
+    yield served
+    await runner.cleanup()
+
+
+async def bot_for(url: str, **timeouts: float) -> Bot:
+    bot = Bot(TOKEN, base_url=url, request=AiohttpRequest(4, **timeouts))
+    await bot.initialize()
+    return bot
+
+
+async def test_a_message_with_its_keyboard_reaches_the_bot_api_and_its_answer_comes_back(server: Server) -> None:
+    bot = await bot_for(server.url)
+    try:
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Yes", callback_data="a:1")]])
+        sent = await bot.send_message(4242, "Was the lead <b>faced</b>?", parse_mode="HTML", reply_markup=keyboard)
+    finally:
+        await bot.shutdown()
+    method, params, content_type = server.received[-1]
+    assert (method, content_type) == ("sendMessage", "application/json")
+    assert params["text"] == "Was the lead <b>faced</b>?" and int(params["chat_id"]) == 4242
+    assert params["reply_markup"] == {"inline_keyboard": [[{"text": "Yes", "callback_data": "a:1"}]]}
+    assert sent.chat.id == 4242 and sent.text == "Was the lead <b>faced</b>?"
+
+
+async def test_a_picture_is_uploaded_with_its_caption(server: Server) -> None:
+    bot = await bot_for(server.url)
+    try:
+        await bot.send_photo(4242, b"\x89PNG-chart", caption="Ruling 7 — Lead out of turn")
+    finally:
+        await bot.shutdown()
+    method, params, content_type = server.received[-1]
+    assert (method, content_type) == ("sendPhoto", "multipart/form-data")
+    assert params["photo"] == b"\x89PNG-chart" and params["caption"] == "Ruling 7 — Lead out of turn"
+
+
+async def test_telegram_asking_to_wait_is_retry_after_so_the_wait_can_be_honoured(server: Server) -> None:
+    bot = await bot_for(server.url)
+    server.answer = (
+        429,
+        {"ok": False, "error_code": 429, "description": "Too Many Requests", "parameters": {"retry_after": 3}},
+    )
+    try:
+        with pytest.raises(RetryAfter) as raised:
+            await bot.send_message(1, "hello")
+    finally:
+        await bot.shutdown()
+    assert raised.value.message == "Flood control exceeded. Retry in 3 seconds"
+
+
+async def test_an_answer_slower_than_the_read_timeout_is_timed_out(server: Server) -> None:
+    bot = await bot_for(server.url, read_timeout=0.2)
+    server.delay = 1.0
+    try:
+        with pytest.raises(TimedOut):
+            await bot.send_message(1, "hello")
+        server.delay = 0.0
+        assert (await bot.send_message(1, "again")).text == "again"  # the transport is still usable
+    finally:
+        await bot.shutdown()
+
+
+async def test_a_server_that_is_not_there_is_a_network_error() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again before the call: nothing listens there
+    request = AiohttpRequest(4)
+    await request.initialize()
+    try:
+        with pytest.raises(NetworkError) as raised:
+            await request.post(f"http://127.0.0.1:{port}/bot{TOKEN}/getMe")
+    finally:
+        await request.shutdown()
+    assert not isinstance(raised.value, TimedOut) and "aiohttp." in str(raised.value)
+
+
+async def test_a_transport_not_initialized_or_shut_down_refuses_to_send() -> None:
+    request = AiohttpRequest(4)
+    with pytest.raises(NetworkError):  # PTB wraps the transport's refusal
+        await request.post(f"http://127.0.0.1:9/bot{TOKEN}/getMe")
+    await request.initialize()
+    await request.shutdown()
+    await request.shutdown()  # twice is harmless
+    with pytest.raises(NetworkError):
+        await request.post(f"http://127.0.0.1:9/bot{TOKEN}/getMe")
