@@ -33,7 +33,10 @@ async def test_a_finished_dialogue_is_a_record_with_details(rulings: Rulings, di
     sid = await finished(dialogs)
     record = await rulings.annotate("tg:1", sid, board="14", offender="e", non_offenders="ns", note="LHO agreed")
     assert record.annotations == {"board": "14", "offender": "E", "non_offenders": "NS", "note": "LHO agreed"}
-    assert record.current and record.current.texts == ("A minor penalty card for the right-hand opponent.",)
+    assert record.current and record.current.texts == (  # what the walk stated on the way, then its ruling
+        "The card of the right-hand opponent stays face up on the table.",
+        "A minor penalty card for the right-hand opponent.",
+    )
     assert record.current.laws == ("50C", "50A") and record.path[0].answer == "RHO"  # the ruling, then its note
     with pytest.raises(RulingError, match="board is a number"):
         await rulings.annotate("tg:1", sid, board="fourteen")

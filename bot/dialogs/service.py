@@ -18,6 +18,7 @@ from typing import Any
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
 from bot.dialogs.model import Chart, Park, Question, Ruling, choices, prompt
+from bot.dialogs.render import outcome_texts, ruling_notes
 from bot.store import Conflict, Event, Position, SessionRow, Store
 
 
@@ -362,7 +363,7 @@ class Dialogs:
                     "ruling",
                     {
                         "rulings": [f"{r.chart}/{r.node}" for r in walk.rulings],
-                        "texts": [r.text for r in walk.rulings],
+                        "texts": list(outcome_texts(walk)),
                         "laws": list(self.engine.ruling_laws(walk)),
                     },
                 )
@@ -398,7 +399,7 @@ class Dialogs:
                 options=(),
                 help=None,
                 basis=None,
-                **common,
+                **{**common, "notes": ruling_notes(walk)},
             )
         node = walk.node
         return Screen(
