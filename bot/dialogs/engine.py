@@ -148,6 +148,18 @@ def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
     return PLACEHOLDER.sub(words, text)
 
 
+def _ruling_text(node: Ruling, frame: _Frame) -> str:
+    """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown)."""
+    values = frame.values
+    paragraphs = [node.ruling]
+    for name, words in node.when.items():
+        variable = frame.chart.variables.get(name)
+        value = values.get(name) or (variable.default if variable else None)
+        if value in words:
+            paragraphs.append(words[value])
+    return " ".join(fill(text, frame.chart, values) for text in paragraphs)
+
+
 class Engine:
     """Walks charts. One instance serves every session of the process."""
 
@@ -267,7 +279,7 @@ class Engine:
                     walk.passed.append(note)
                     frame.node = node.next
                 case Ruling():
-                    reached = Reached(frame.chart.id, node.id, fill(node.ruling, frame.chart, frame.values), node.laws)
+                    reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws)
                     walk.rulings.append(reached)
                     walk.passed.append(reached)
                     self._return(walk)
