@@ -54,6 +54,14 @@ def test_the_demo_charts_are_clean(book: LawBook) -> None:
         (("set: {offender: lho}", "set: {offender: north}"), "'north' is not a value of 'offender'"),
         (("The card of {offender}", "The card of {culprit}"), "{culprit} is not a declared variable"),
         (("keywords: [demo]", "keywords: []"), "no keywords"),
+        (
+            ('    laws: ["50C"]\n', '    when: {contest: {teams: "At IMPs."}}\n    laws: ["50C"]\n'),
+            "'when' names 'contest', which is not declared",
+        ),
+        (
+            ('    laws: ["50C"]\n', '    when: {offender: {north: "North."}}\n    laws: ["50C"]\n'),
+            "'when' 'offender': 'north' is not one of its values",
+        ),
         (('edition: "2017"', 'edition: "2007"'), "edition '2007'"),
         (('{id: rho, label: "RHO",', '{id: lho, label: "RHO",'), "option id 'lho' repeated"),
         (("summary:\n", "players:\n"), "unknown key 'players'"),

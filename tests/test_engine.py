@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from conftest import take
 
 from bot.dialogs import Engine, StaleAnswer, Step
 from bot.dialogs.engine import ChartMismatch
-from bot.dialogs.model import Park, Question, Repeat
+from bot.dialogs.model import Park, Question, Repeat, Ruling
+from bot.dialogs.render import outcome_texts
 
 
 def test_answers_fill_variables_into_the_text(engine: Engine) -> None:
@@ -84,3 +87,27 @@ def test_change_drops_later_answers_where_the_path_changes(engine: Engine) -> No
 def test_replaying_steps_that_no_longer_fit_the_chart_is_reported(engine: Engine) -> None:
     with pytest.raises(ChartMismatch):
         engine.walk("demo-main", [Step("demo-main", "who", "lho"), Step("demo-main", "gone", "x")])
+
+
+def test_a_when_paragraph_is_read_only_for_its_value(engine: Engine) -> None:
+    """A ruling's paragraph for one value of a variable follows its words only when the variable has that value."""
+    chart = engine.charts["demo-main"]
+    minor = chart.nodes["minor"]
+    assert isinstance(minor, Ruling)
+    with_when = dataclasses.replace(minor, when={"offender": {"lho": "The left-hand opponent leads next."}})
+    changed = Engine(
+        {**engine.charts, "demo-main": dataclasses.replace(chart, nodes={**chart.nodes, "minor": with_when})}
+    )
+    lho = take(changed, changed.begin("demo-main"), "lho", "small")
+    rho = take(changed, changed.begin("demo-main"), "rho", "small")
+    assert lho.rulings[-1].text == "A minor penalty card for the left-hand opponent. The left-hand opponent leads next."
+    assert rho.rulings[-1].text == "A minor penalty card for the right-hand opponent."
+
+
+def test_a_finished_walk_reads_aloud_the_notes_it_passed_then_its_rulings(engine: Engine) -> None:
+    """The note shown above an earlier question (the card stays face up) is part of the ruling read at the end."""
+    walk = take(engine, engine.begin("demo-main"), "rho", "small")
+    assert outcome_texts(walk) == (
+        "The card of the right-hand opponent stays face up on the table.",
+        "A minor penalty card for the right-hand opponent.",
+    )

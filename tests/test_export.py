@@ -57,8 +57,9 @@ async def test_the_text_export_quotes_what_people_typed(store: Store, dialogs: D
     assert len([line for line in lines if line.startswith("Decision by")]) == 1
     assert lines.count("Outcome:") == 1
     assert [line for line in lines if line.startswith("Status:")] == ["Status: finished"]
-    assert [line for line in lines if line.startswith("  • ")] == [
-        "  • A minor penalty card for the right-hand opponent."
+    assert [line for line in lines if line.startswith("  • ")] == [  # what the walk stated on the way, then its ruling
+        "  • The card of the right-hand opponent stays face up on the table.",
+        "  • A minor penalty card for the right-hand opponent.",
     ]
     assert len([line for line in lines if line.startswith("Director")]) == 2  # the field and the note's heading
     for typed in TYPED:  # note, appeal and decision: each line shown, behind the quote mark
@@ -76,6 +77,7 @@ async def test_the_markdown_export_escapes_markup_links_and_sections(store: Stor
     assert not re.search(r"(?<!\\)\*\*bold", text) and not re.search("[\u202e\u2028\r]", text)
     assert not any(re.fullmatch(r"\s*(>\s*)*(=+|-+)\s*", line) for line in lines), "a setext heading"
     assert [line for line in lines if re.match(r"\s*(>\s*)*(\d+\.|[-+*]) ", line)] == [
+        "- The card of the right-hand opponent stays face up on the table.",
         "- A minor penalty card for the right-hand opponent.",
         "1. Who exposed a card? → *RHO*",
         "2. Was it an honour? → *No, a small card*",

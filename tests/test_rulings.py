@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialogs import Dialogs, NotFound
+from bot.dialogs import Dialogs, NotFound, load_charts
 from bot.laws import load_lawbook
 from bot.rulings import RulingError, Rulings, authorities, club_settings
 from bot.rulings.export import export
@@ -33,7 +33,10 @@ async def test_a_finished_dialogue_is_a_record_with_details(rulings: Rulings, di
     sid = await finished(dialogs)
     record = await rulings.annotate("tg:1", sid, board="14", offender="e", non_offenders="ns", note="LHO agreed")
     assert record.annotations == {"board": "14", "offender": "E", "non_offenders": "NS", "note": "LHO agreed"}
-    assert record.current and record.current.texts == ("A minor penalty card for the right-hand opponent.",)
+    assert record.current and record.current.texts == (  # what the walk stated on the way, then its ruling
+        "The card of the right-hand opponent stays face up on the table.",
+        "A minor penalty card for the right-hand opponent.",
+    )
     assert record.current.laws == ("50C", "50A") and record.path[0].answer == "RHO"  # the ruling, then its note
     with pytest.raises(RulingError, match="board is a number"):
         await rulings.annotate("tg:1", sid, board="fourteen")
@@ -230,3 +233,22 @@ async def test_exports_match_their_golden_files(rulings: Rulings, dialogs: Dialo
     assert text == golden.read_text(encoding="utf-8"), f"export changed: review it and update {golden.name}"
     if fmt == "html":
         assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in text and "<b>bold</b>" not in text
+
+
+async def test_the_events_name_answers_the_form_of_contest_and_the_ruling_reads_its_paragraph(store: Store) -> None:
+    """'event Tuesday teams' on the record answers the form of contest: the ruling reads the team match's words."""
+    dialogs = Dialogs(store, load_charts())
+    rulings = Rulings(store, dialogs)
+    screen = await dialogs.start("tg:1", "adjusted-score")
+    sid = screen.session_id
+    for option in ("damage", "yes"):
+        screen = await dialogs.answer("tg:1", sid, screen.step, option)
+    assert screen.node_id == "contest"  # nothing says the form of contest yet: it is asked
+    screen = await dialogs.back("tg:1", sid)
+    await rulings.annotate("tg:1", sid, event="Tuesday teams")
+    screen = await dialogs.answer("tg:1", sid, screen.step, "yes")
+    assert screen.node_id == "can-assign" and screen.path[-1].answer == "Teams (IMPs)"
+    for option in ("single", "no"):
+        screen = await dialogs.answer("tg:1", sid, screen.step, option)
+    assert screen.finished and "In a team match" in screen.rulings[-1].text
+    assert "individual event" not in screen.rulings[-1].text

@@ -137,7 +137,7 @@ def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() ->
             "replacement": "lowest",
             "damaged-b1": "yes",
         },
-        until="adjusted-score/can-assign",
+        until="adjusted-score/contest",
     )
     assert done.chart.id == "adjusted-score"
     finished = answer(
@@ -148,6 +148,7 @@ def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() ->
             "lho-accepts": "refuse",
             "replacement": "lowest",
             "damaged-b1": "yes",
+            "adjusted-score/contest": "pairs",
             "adjusted-score/can-assign": "single",
             "adjusted-score/self-inflicted": "no",
         },
@@ -322,6 +323,7 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
             "established": "yes",
             "when-noticed": "too-late",
             "equity": "yes",
+            "adjusted-score/contest": "pairs",
             "adjusted-score/can-assign": "weighted",
             "adjusted-score/self-inflicted": "no",
         },

@@ -111,6 +111,7 @@ def test_wrong_explanation_corrected_by_dummy_after_the_final_pass() -> None:
             "ask-stage": "clarification",
             "change-call": "yes",
             "damage": "yes",
+            "adjusted-score/contest": "pairs",
             "adjusted-score/can-assign": "single",
             "adjusted-score/self-inflicted": "no",
         },
@@ -139,6 +140,7 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
             "false-inference": "yes",
             "bridge-reason": "no",
             "could-know": "yes",
+            "adjusted-score/contest": "pairs",
             "adjusted-score/can-assign": "not-obvious",
             "adjusted-score/artificial-fault": "one-side",
         },
@@ -154,9 +156,27 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
 
 def test_weighted_score_records_each_result_and_its_weight() -> None:
     state = answer(
-        "adjusted-score", {"ask-reason": "damage", "damaged": "yes", "can-assign": "weighted", "self-inflicted": "no"}
+        "adjusted-score",
+        {"ask-reason": "damage", "damaged": "yes", "contest": "teams", "can-assign": "weighted"}
+        | {"self-inflicted": "no"},
     )
     assert "WEIGHTED" in state.rulings[-1].text and "12C1(c)" in state.rulings[-1].laws
+
+
+def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() -> None:
+    """A team match hears the team paragraph and IMPs, pairs hear matchpoints, and neither hears the other's."""
+    path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "no"}
+    teams = answer("adjusted-score", {**path, "contest": "teams"}).rulings[-1].text
+    pairs = answer("adjusted-score", {**path, "contest": "pairs"}).rulings[-1].text
+    individual = answer("adjusted-score", {**path, "contest": "individual"}).rulings[-1].text
+    assert "team match" in teams and "individual event" not in teams
+    assert "team match" not in pairs and "individual event" not in pairs
+    assert "individual event" in individual and "team match" not in individual
+    artificial = {"ask-reason": "no-result", "artificial-fault": "one-side"}
+    at_imps = answer("adjusted-score", {**artificial, "contest-artificial": "teams"}).rulings[-1].text
+    at_pairs = answer("adjusted-score", {**artificial, "contest-artificial": "pairs"}).rulings[-1].text
+    assert "−3 IMPs" in at_imps and "matchpoints" not in at_imps
+    assert "40% of the matchpoints" in at_pairs and "IMPs" not in at_pairs
 
 
 def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:

@@ -127,7 +127,10 @@ async def test_a_finished_session_records_its_ruling(dialogs: Dialogs, store: St
     assert s.finished and s.kind == "ruling" and s.laws == ("50C", "50A")  # the ruling, then its note
     events = await store.events(s.session_id)
     assert events[-1].kind == "ruling" and events[-1].data["rulings"] == ["demo-main/minor"]
-    assert events[-1].data["texts"] == ["A minor penalty card for the left-hand opponent."]
+    assert events[-1].data["texts"] == [  # the note passed on the way, then the ruling: as read aloud
+        "The card of the left-hand opponent stays face up on the table.",
+        "A minor penalty card for the left-hand opponent.",
+    ]
     assert events[-1].data["laws"] == ["50C", "50A"]
     assert await dialogs.sessions("alice") == []
     assert [x.status for x in await dialogs.sessions("alice", ("finished",))] == ["finished"]

@@ -92,6 +92,8 @@ class Walk:
     trail: list[tuple[str, str]] = field(default_factory=list)  # every (chart, node) visited, in order
     notes: list[Reached] = field(default_factory=list)  # the notes passed since the last answer, to show with
     # the next question or the ruling: a note asks nothing, so it is never a screen of its own
+    passed: list[Reached] = field(default_factory=list)  # every note and ruling of the walk in the order reached:
+    # the ruling read aloud states what a note said questions ago (a call cancelled, a partner silenced)
 
     @property
     def finished(self) -> bool:
@@ -118,7 +120,14 @@ class Walk:
         """An independent walk at the same place: taking a step on the copy leaves this one as it was."""
         frames = [_Frame(f.chart, f.node, dict(f.values), f.back_to) for f in self.frames]
         return Walk(
-            frames, [*self.steps], [*self.answered], [*self.rulings], [*self.jumps], [*self.trail], [*self.notes]
+            frames,
+            [*self.steps],
+            [*self.answered],
+            [*self.rulings],
+            [*self.jumps],
+            [*self.trail],
+            [*self.notes],
+            [*self.passed],
         )
 
     def render(self, text: str) -> str:
@@ -137,6 +146,18 @@ def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
         return variable.values[value] if variable and value in variable.values else match.group(0)
 
     return PLACEHOLDER.sub(words, text)
+
+
+def _ruling_text(node: Ruling, frame: _Frame) -> str:
+    """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown)."""
+    values = frame.values
+    paragraphs = [node.ruling]
+    for name, words in node.when.items():
+        variable = frame.chart.variables.get(name)
+        value = values.get(name) or (variable.default if variable else None)
+        if value in words:
+            paragraphs.append(words[value])
+    return " ".join(fill(text, frame.chart, values) for text in paragraphs)
 
 
 class Engine:
@@ -253,14 +274,14 @@ class Engine:
                         )
                     )
                 case Note():
-                    walk.notes.append(
-                        Reached(frame.chart.id, node.id, fill(node.note, frame.chart, frame.values), node.laws)
-                    )
+                    note = Reached(frame.chart.id, node.id, fill(node.note, frame.chart, frame.values), node.laws)
+                    walk.notes.append(note)
+                    walk.passed.append(note)
                     frame.node = node.next
                 case Ruling():
-                    walk.rulings.append(
-                        Reached(frame.chart.id, node.id, fill(node.ruling, frame.chart, frame.values), node.laws)
-                    )
+                    reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws)
+                    walk.rulings.append(reached)
+                    walk.passed.append(reached)
                     self._return(walk)
                 case _:
                     return

@@ -205,6 +205,18 @@ def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -
         )
 
 
+def _check_when(chart: Chart, node: Ruling, out: list[Finding]) -> None:
+    """A ruling's ``when`` paragraphs hang on declared variables and values they can take."""
+    for name, paragraphs in node.when.items():
+        variable = chart.variables.get(name)
+        if variable is None:
+            out.append(Finding(_where(chart, node), f"'when' names {name!r}, which is not declared"))
+            continue
+        for value in paragraphs:
+            if value not in variable.values:
+                out.append(Finding(_where(chart, node), f"'when' {name!r}: {value!r} is not one of its values"))
+
+
 def _check_variables(chart: Chart, out: list[Finding]) -> None:
     """Every placeholder names a declared variable that is set on every path reaching it."""
     for node in chart.nodes.values():
@@ -216,6 +228,9 @@ def _check_variables(chart: Chart, out: list[Finding]) -> None:
                         out.append(Finding(f"{chart.path}:{option.line}", f"sets {name!r}, which is not declared"))
                     elif value not in variable.values:
                         out.append(Finding(f"{chart.path}:{option.line}", f"{value!r} is not a value of {name!r}"))
+    for node in chart.nodes.values():
+        if isinstance(node, Ruling):
+            _check_when(chart, node, out)
     defaults = {name for name, v in chart.variables.items() if v.default}
     known = _definitely_set(chart)
     for node in chart.nodes.values():

@@ -112,6 +112,16 @@ class _Reader:
         reader = _Reader(node, self.path, f"{key!r} in {self.what}")
         return {name: _string(value, self.path, f"{name!r} in {key!r}") for name, (_k, value) in reader.items.items()}
 
+    def text_map_here(self) -> dict[str, str]:
+        """This mapping itself as name -> non-empty text."""
+        out: dict[str, str] = {}
+        for name, (_key, value) in self.items.items():
+            text = _string(value, self.path, f"{name!r} in {self.what}")
+            if not text.strip():
+                raise ChartError(self.path, _line(value), f"{name!r} in {self.what} is empty")
+            out[name] = text
+        return out
+
     def each(self, key: str, read: Callable[[yaml.Node, str], T]) -> list[T]:
         """Read a list whose items are mappings."""
         node = self._get(key, True)
@@ -196,7 +206,13 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
             )
         case "ruling":
             built = Ruling(
-                ruling=reader.req_text("ruling"), laws_reason=reader.text("laws_reason", required=False), **common
+                ruling=reader.req_text("ruling"),
+                laws_reason=reader.text("laws_reason", required=False),
+                when={
+                    name: _Reader(words, path, f"'when' {name!r} in node {node_id!r}").text_map_here()
+                    for name, words in reader.mapping("when", required=False).items()
+                },
+                **common,
             )
         case "note":
             built = Note(note=reader.req_text("note"), next=reader.req_text("next"), **common)

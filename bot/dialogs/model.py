@@ -51,6 +51,9 @@ class Question(Node):
 class Ruling(Node):
     ruling: str
     laws_reason: str | None = None  # why the first law cited is not one of the chart's own (for reviewers)
+    # variable -> value -> a paragraph read after the ruling only when the variable has that value (the form of
+    # contest: a team match's paragraph is not read at pairs, and none is read while it is unknown)
+    when: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,7 +143,7 @@ def texts(node: Node) -> tuple[str, ...]:
         case Question():
             return (node.ask, *(o.label for o in node.options), *([node.help] if node.help else []))
         case Ruling():
-            return (node.ruling,)
+            return (node.ruling, *(text for words in node.when.values() for text in words.values()))
         case Note():
             return (node.note,)
         case Park():

@@ -7,7 +7,7 @@ import json
 from collections.abc import Collection, Sequence
 from itertools import pairwise
 
-from bot.dialogs.engine import Answered
+from bot.dialogs.engine import Answered, Walk
 from bot.dialogs.facts import SOURCE
 from bot.dialogs.model import (
     AGAIN,
@@ -37,6 +37,18 @@ def _fact(answered: Answered) -> str:
     if len(answered.answer.split()) > 1:
         return answered.answer
     return f"{answered.question.rstrip('?:')}: {answered.answer.lower()}"
+
+
+def ruling_notes(walk: Walk) -> tuple[str, ...]:
+    """What a finished ruling says before its rulings, to be read aloud in the order it happened: every note the
+    walk passed (a call cancelled, a partner silenced, a penalty card), each once, though the director saw it
+    questions ago above another screen."""
+    return tuple(dict.fromkeys(reached.text for reached in walk.passed if reached not in walk.rulings))
+
+
+def outcome_texts(walk: Walk) -> tuple[str, ...]:
+    """The ruling as it is read aloud and filed: its notes, then its rulings (the calling chart's last)."""
+    return (*ruling_notes(walk), *(reached.text for reached in walk.rulings))
 
 
 def description_line(answers: Sequence[Answered], change: str = "") -> str:

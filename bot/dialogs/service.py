@@ -18,6 +18,7 @@ from typing import Any
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
 from bot.dialogs.model import Chart, Park, Question, Ruling, choices, prompt
+from bot.dialogs.render import outcome_texts, ruling_notes
 from bot.store import Conflict, Event, Position, SessionRow, Store
 
 
@@ -362,7 +363,7 @@ class Dialogs:
                     "ruling",
                     {
                         "rulings": [f"{r.chart}/{r.node}" for r in walk.rulings],
-                        "texts": [r.text for r in walk.rulings],
+                        "texts": list(outcome_texts(walk)),
                         "laws": list(self.engine.ruling_laws(walk)),
                     },
                 )
@@ -398,7 +399,7 @@ class Dialogs:
                 options=(),
                 help=None,
                 basis=None,
-                **common,
+                **{**common, "notes": ruling_notes(walk)},
             )
         node = walk.node
         return Screen(
@@ -415,8 +416,12 @@ class Dialogs:
 
 
 def _description(events: list[Event]) -> str | None:
-    """The words the session was started from, if any (kept in its start event)."""
-    return events[0].data.get("description") if events and events[0].kind == "start" else None
+    """The words the session was started from, if any (kept in its start event), and the event's name once
+    the record has one ("Tuesday pairs" says the form of contest, which a ruling's words depend on)."""
+    start = events[0].data.get("description") if events and events[0].kind == "start" else None
+    named = [str(e.data["event"]) for e in events if e.kind == "annotate" and e.data.get("event")]
+    parts = [text for text in (start, named[-1] if named else None) if text]
+    return ". ".join(parts) or None
 
 
 def _position(walk: Walk) -> Position:
