@@ -23,9 +23,10 @@ BLIND = DATA.with_name("queries-blind.jsonl")
 # Written blind like the examples and kept out of them: the first runs were the honest measure.
 HELD_OUT = {name: DATA.with_name(f"queries-{name}.jsonl") for name in ("indep-l", "indep-m", "indep-n")}
 INDEPENDENT = {path.stem: path for path in sorted(EXAMPLES_DIR.glob("*.jsonl"))}  # worked examples
-# Real questions from public forums and columns, kept out of the examples and measured only on its first runs
-# (before and after issue 22's changes; bench/RESULTS.md): never tuned on, so no floor is asserted on it.
-REAL_HELD_OUT = DATA.with_name("queries-real-holdout.jsonl")
+# Real questions from public forums and columns, kept out of the examples and measured only on their first runs
+# (bench/RESULTS.md): never tuned on, so no floor is asserted on them. The second was gathered in the second
+# round of issue 22 and split from its worked examples by page before either was measured.
+REAL_HELD_OUT = (DATA.with_name("queries-real-holdout.jsonl"), DATA.with_name("queries-real-holdout2.jsonl"))
 _MATCHER = build_matcher(chart_entries())  # one for the property test (hypothesis does not mix with fixtures)
 # Floors a little under what the matcher reaches with all 44 charts installed on 2026-11-23 (dev, the held-out
 # slices, each set of worked examples measured with its own queries left out, and indep-l, -m and -n, written
@@ -51,6 +52,7 @@ FLOORS = {
     "indep-m": (0.82, 0.94),
     "indep-n": (0.81, 0.94),
     "real-forums": (0.57, 0.80),
+    "real-forums-2": (0.55, 0.77),
 }
 
 
@@ -221,7 +223,7 @@ def test_no_held_out_query_is_a_worked_example(matcher: Matcher) -> None:
     examples = {same_query(e.query) for e in matcher.examples.examples}
     held_out = [i for i in read_labelled(DATA) if i.split != "dev"]
     held_out += read_labelled(BLIND) if BLIND.exists() else []
-    held_out += [item for path in [*HELD_OUT.values(), REAL_HELD_OUT] for item in read_labelled(path)]
+    held_out += [item for path in [*HELD_OUT.values(), *REAL_HELD_OUT] for item in read_labelled(path)]
     assert not [i.query for i in held_out if same_query(i.query) in examples]
 
 
@@ -261,12 +263,12 @@ def test_chatter_is_never_vouched_for_by_the_examples(matcher: Matcher, text: st
 @pytest.mark.slow
 def test_examples_that_agree_make_a_weak_phrase_match_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Players texting mid-dispute: where the phrases alone were unsure, examples that agree give the answer."""
-    import bot.matching
+    import bot.matching.matcher
 
     items = read_labelled(INDEPENDENT["indep-c"])
     left_out = build_matcher(chart_entries(), leave_out=[i.query for i in items])
     vouched = evaluate(left_out, items)
-    monkeypatch.setattr(bot.matching, "AGREED", 1.01)  # never
+    monkeypatch.setattr(bot.matching.matcher, "AGREED", 1.01)  # never
     phrases_only = evaluate(left_out, items)
     assert vouched.recall_at_3 >= phrases_only.recall_at_3 + 0.005
     assert vouched.recall_at_1 >= phrases_only.recall_at_1

@@ -10,7 +10,7 @@ both over the query's tokens and adjacent token pairs as the matcher normalises 
 - naive Bayes per law: how typical the query's words are of the law's examples taken together.
 
 Neither decides alone: they add a bounded number of points to the phrase scores, and a result the
-phrases found weak is given only when both agree with the first-ranked law (``bot.matching._agreed``).
+phrases found weak is given only when both agree with the first-ranked law (``bot.matching.matcher._agreed``).
 """
 
 from __future__ import annotations
