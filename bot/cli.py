@@ -144,6 +144,12 @@ def run_eval(args: argparse.Namespace) -> int:
     return evaluate_file(Path(args.file), args.json)
 
 
+def run_answers_eval(args: argparse.Namespace) -> int:
+    from bot.answers.evaluate import run_answers_eval as evaluate_answers
+
+    return evaluate_answers([Path(f) for f in args.files], args.json)
+
+
 def run_taps(args: argparse.Namespace) -> int:
     """Walk scenario files from description to ruling and report the taps (exit 1 if one missed its ruling)."""
     from bot.taps import TapsError, figures, measure, read_scenarios, table
@@ -282,6 +288,17 @@ def build_parser() -> argparse.ArgumentParser:
     evaluation.add_argument("file", help='JSONL lines: {"query": "...", "laws": ["54", ...]}')
     evaluation.add_argument("--json", action="store_true", help="print one JSON object of figures")
     evaluation.set_defaults(handler=run_eval)
+    answering = commands.add_parser(
+        "answers-eval", help="players' answers on labelled files: right first answer, routing, declining"
+    )
+    answering.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help='JSONL: {"text": ..., "deciding": ["16B1"]}, {"text": ..., "route": "answer"}, {"text": ...} to decline',
+    )
+    answering.add_argument("--json", action="store_true", help="print one JSON list of figures, one per file")
+    answering.set_defaults(handler=run_answers_eval)
     taps = commands.add_parser("taps", help="taps from a description to its ruling, over scenario files")
     taps.add_argument("paths", nargs="+", metavar="PATH", help="scenario files (YAML) or folders of them")
     taps.add_argument("--json", action="store_true", help="print one JSON object of figures")

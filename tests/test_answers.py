@@ -12,7 +12,7 @@ from bot.answers import Answers, Replies, build_answers, load_triage
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.laws.lint import lint_players_words
-from bot.laws.summaries import SUMMARY_WORDS, load_cases, load_law_summaries
+from bot.laws.summaries import SUMMARY_WORDS, Case, load_cases, load_law_summaries, read_cases, summary_problems
 from bot.laws.wording import wording_problems
 from bot.matching import build_matcher, chart_entries
 from bot.store import Store
@@ -213,6 +213,13 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ("if a revoke is found on a later board, what happens?", "revoke-found-later", "64B4"),
         ("what happens when a revoke is only noticed after the round has ended?", "revoke-found-later", "64B5"),
+        ("as dummy, can I ask declarer if he has no more of the suit led?", "dummy-asks-failure-to-follow", "42B1"),
+        ("who is allowed to call the director?", "who-calls-director", "9B1(b)"),
+        ("can dummy call the director?", "dummy-calls-director", "43A1(a)"),
+        ("can dummy point out that a defender revoked during the play?", "dummy-and-irregularities", "43A1(b)"),
+        ("who decides which calls have to be alerted?", "alerts-are-regulated", "40B2(a)(iii)"),
+        ("how much is a doubled overtrick worth?", "scoring-made", "77"),
+        ("how much do we get for going two down doubled not vulnerable?", "scoring-undertricks", "77"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -235,6 +242,51 @@ def test_a_question_without_the_special_conditions_gets_the_general_summary(
 ) -> None:
     topic = answers.read(question).topic
     assert topic is not None and topic.kind != "answer" and topic.law == law
+
+
+@pytest.mark.parametrize(
+    ("question", "law"),
+    [
+        ("how long do we have to ask for a score correction?", 79),
+        ("what happens if dummy exposes a card?", 43),
+        ("can I look at the last trick?", 66),
+    ],
+)
+def test_a_near_miss_of_a_special_case_is_not_taken_for_it(answers: Answers, question: str, law: int) -> None:
+    topic = answers.read(question).topic
+    assert topic is not None and topic.kind != "answer", topic
+
+
+@pytest.mark.parametrize("case", load_cases(), ids=lambda case: case.id)
+def test_every_special_case_is_short_and_cites_every_sentence(case: Case) -> None:
+    assert case.answer.words <= SUMMARY_WORDS and all(sentence.laws for sentence in case.answer.sentences)
+    assert summary_problems(case.answer, load_lawbook()) == []
+
+
+def test_a_long_or_uncited_special_case_is_reported(tmp_path: Path) -> None:
+    long = " ".join(["word"] * SUMMARY_WORDS)
+    (tmp_path / "cases.yaml").write_text(
+        'edition: "2017"\ncases:\n  - {id: x, title: X, law: 16, when: [[x]], answer: '
+        f'[{{text: "{long}.", laws: ["16B1"]}}, {{text: "Uncited.", laws: []}}]}}\n',
+        encoding="utf-8",
+    )
+    (case,) = read_cases(tmp_path)
+    assert summary_problems(case.answer, load_lawbook()) == [
+        f"summary has {SUMMARY_WORDS + 1} words; at most {SUMMARY_WORDS}",
+        "summary sentence 2 cites no law section",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "case"),
+    [
+        ("can dummy call the director when declarer revokes?", "dummy-calls-director"),
+        ("how much do we score for 4 spades doubled going one down vulnerable?", "scoring-undertricks"),
+    ],
+)
+def test_the_case_stating_the_most_conditions_wins(answers: Answers, question: str, case: str) -> None:
+    topic = answers.read(question).topic
+    assert topic is not None and topic.key == case
 
 
 def test_the_barred_answer_says_the_player_may_bid() -> None:

@@ -66,13 +66,14 @@ def test_the_declining_set_is_declined_and_its_law_questions_are_not(replies: Re
 
 
 def test_no_labelled_law_question_or_incident_is_declined(replies: Replies) -> None:
-    files = [
-        f for f in [*DATA.glob("*.jsonl"), *(KNOWLEDGE / "examples").glob("*.jsonl")] if f.name != "declines.jsonl"
-    ]
+    # The declining sets are checked on their own; the players' holdout is measured once, at the end.
+    skipped = {"declines.jsonl", "player-questions-holdout.jsonl"}
+    files = [f for f in [*DATA.glob("*.jsonl"), *(KNOWLEDGE / "examples").glob("*.jsonl")] if f.name not in skipped]
     texts = [
         row.get("text") or row["query"]
         for f in files
         for row in map(json.loads, f.read_text(encoding="utf-8").splitlines())
+        if row.get("kind") != "decline"
     ]
     assert len(texts) > 9000
     assert [t for t in texts if replies.answers.forms.is_declined(t)] == []
@@ -199,12 +200,25 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
 
 @pytest.mark.parametrize(
     "text",
-    ["i bid out of turn before my rho, whats the penalty", "opps didnt alert and i got damaged can i get score back??"],
+    [
+        "i bid out of turn before my rho, whats the penalty",
+        "opps didnt alert and i got damaged can i get score back??",
+        "i doubled out of turn, forgot RHO hadn't bid yet",
+        "both sides revoked on the same board, what now",
+    ],
 )
 def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:
     reply = replies.to_text(text)
     assert reply.kind is Kind.SUMMARY and "in plain words" in reply.text
     assert reply.offers[0].label == "Walk me through it" and reply.offers[0].act is Act.CHART
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["LHO led out of turn", "I gave them the wrong ruling earlier in the round and they played on, now I realise it"],
+)
+def test_a_directors_shorthand_or_own_act_gets_the_situations_first(replies: Replies, text: str) -> None:
+    assert replies.to_text(text).kind is Kind.SITUATIONS
 
 
 def test_players_and_directors_are_routed_apart(replies: Replies) -> None:

@@ -74,6 +74,7 @@ class QuestionForms:
     keep: tuple[_Form, ...]
     first_person: tuple[_Form, ...]
     asks: tuple[_Form, ...]
+    own: tuple[_Form, ...]
     directing: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
@@ -85,13 +86,15 @@ class QuestionForms:
 
     def is_players_own(self, text: str) -> bool:
         """Whether a text told as an incident is a player asking about their own situation ("i bid out of turn,
-        whats the penalty"): they want the answer first, a director's shorthand wants the chart."""
+        whats the penalty", "i doubled out of turn", "LHO put a 5th card on a trick, what now"): they want the
+        answer first, a director's shorthand ("LHO led out of turn") wants the chart."""
         lowered = " ".join(text.casefold().replace("’", "'").split())
 
         def found(forms: tuple[_Form, ...]) -> bool:
             return any(f.pattern.search(lowered) for f in forms)
 
-        return found(self.first_person) and found(self.asks) and not found(self.directing)
+        told = found(self.own) or (found(self.first_person) and found(self.asks))
+        return told and not found(self.directing)
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
@@ -132,6 +135,7 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         forms("keep"),
         forms("first_person"),
         forms("asks"),
+        forms("own"),
         forms("directing"),
     )
 

@@ -74,6 +74,7 @@ class Reply:
     text: str
     offers: tuple[Offer, ...] = ()
     key: str = ""  # START: the chart to start
+    cites: tuple[str, ...] = ()  # the sections the text shown rests on (a summary's, a term's, a law's)
 
 
 class Replies:
@@ -136,7 +137,8 @@ class Replies:
 
     def term(self, term: Term) -> Reply:
         offers = tuple(Offer(ref_label(self.book, ref), Act.LAW, ref) for ref in term.related)
-        return Reply(Kind.DEFINE, format_term(term) + ("\n\nRelated laws:" if offers else ""), offers)
+        cites = tuple(dict.fromkeys([*(term.explain.laws if term.explain else ()), *term.related]))
+        return Reply(Kind.DEFINE, format_term(term) + ("\n\nRelated laws:" if offers else ""), offers, cites=cites)
 
     def summary(self, topic: Topic) -> Reply:
         """A players' summary, each sentence citing its sections; then the chart, the law, related topics."""
@@ -146,7 +148,7 @@ class Replies:
         offers.append(Offer(f"Show the law (Law {topic.law})", Act.LAW, str(topic.law)))
         if self.answers.related(topic):
             offers.append(Offer("Related", Act.RELATED, topic.token))
-        return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers))
+        return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers), cites=topic.summary.laws)
 
     def related(self, topic: Topic) -> Reply:
         offers = tuple(Offer(other.title, Act.TOPIC, other.token) for other in self.answers.related(topic))
@@ -156,7 +158,7 @@ class Replies:
 
     def law(self, ref: str) -> Reply:
         found, text = describe_lookup(self.book, ref)
-        return Reply(Kind.LAW, text.rstrip()) if found else _gone()
+        return Reply(Kind.LAW, text.rstrip(), cites=(ref,)) if found else _gone()
 
     def situations(self, result: MatchResult) -> Reply:
         """One line per chart, led by its plain name and law, with how sure; only those near the first."""

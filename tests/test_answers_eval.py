@@ -1,0 +1,91 @@
+"""The measure of players' answers: a question is right when the first thing shown cites a section that
+decides it; routing and declining are measured on the same shared step the front ends use."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.answers import Replies, build_replies
+from bot.answers.evaluate import covers, measure_file, read_rows
+from bot.dialogs import load_charts
+from bot.laws import load_lawbook
+from bot.matching import build_matcher, chart_entries
+
+
+@pytest.fixture(scope="module")
+def replies() -> Replies:
+    return build_replies(load_lawbook(), load_charts(), build_matcher(chart_entries()))
+
+
+@pytest.mark.parametrize(
+    ("cited", "deciding", "right"),
+    [
+        ("16B1", "16B1", True),
+        ("16B1(a)", "16B1", True),  # a part of the deciding section
+        ("64B", "64B4", True),  # the lettered section that holds it
+        ("77", "77", True),
+        ("40B2(a)(iii)", "40B", True),
+        ("16", "16B1", False),  # the whole law says nothing of which part
+        ("16B2", "16B1", False),
+        ("61A", "16B1", False),
+        ("Definitions", "definitions", True),
+        ("Definitions", "16B1", False),
+    ],
+)
+def test_a_cited_section_covers_its_parts_and_a_lettered_section_its_subsections(
+    cited: str, deciding: str, right: bool
+) -> None:
+    assert covers(cited, deciding) is right
+
+
+def _file(tmp_path: Path, name: str, rows: list[dict[str, object]]) -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_each_kind_of_file_is_measured_as_what_it_holds(replies: Replies, tmp_path: Path) -> None:
+    questions = _file(
+        tmp_path,
+        "q.jsonl",
+        [
+            {"text": "my partner hesitated, am I barred from bidding?", "deciding": ["16B1"], "kind": "ui"},
+            {"text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
+        ],
+    )
+    measure = measure_file(replies, "q.jsonl", read_rows(questions))
+    assert measure.measure == "questions" and [o.right for o in measure.outcomes] == [True, False]
+    assert measure.right == 0.5 and measure.by_group() == {"lead": (0, 1), "ui": (1, 1)}
+    routing = _file(
+        tmp_path,
+        "r.jsonl",
+        [
+            {"text": "I led out of turn, what's the penalty?", "route": "answer"},
+            {"text": "LHO led out of turn", "route": "chart"},
+        ],
+    )
+    assert measure_file(replies, "r.jsonl", read_rows(routing)).right == 1.0
+    declines = _file(
+        tmp_path,
+        "d.jsonl",
+        [{"text": "what's the best opening lead against 3NT?"}, {"text": "can I lead out of turn?", "decline": False}],
+    )
+    measured = measure_file(replies, "d.jsonl", read_rows(declines))
+    assert measured.measure == "declines" and [o.right for o in measured.outcomes] == [True, True]
+
+
+def test_the_command_prints_a_figure_per_file_and_refuses_a_bad_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    routing = _file(tmp_path, "r.jsonl", [{"text": "LHO led out of turn", "route": "chart"}])
+    assert main(["answers-eval", str(routing)]) == 0
+    assert "r.jsonl: 1 routing, routed right 1.000" in capsys.readouterr().out
+    bad = _file(tmp_path, "bad.jsonl", [{"text": "x", "deciding": []}])
+    assert main(["answers-eval", str(bad)]) == 2
+    assert '"deciding" must be a non-empty list' in capsys.readouterr().err
+    assert main(["answers-eval", str(tmp_path / "none.jsonl")]) == 2
