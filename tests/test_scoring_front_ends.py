@@ -1,4 +1,4 @@
-"""The arithmetic as a director types it: on the command line, in the terminal chat and on Telegram."""
+"""The arithmetic and the deal as a director types them: on the command line, in the terminal chat and on Telegram."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ BAD = [
     ),
     (["mp", "420"], "Write every score on the board from the same side: mp 420 420 450 -50."),
 ]
+BOARD = "N:AKQ2.J98.T87.654 JT98.AKQ.AKQ.T98 7654.T76.J9.AKQJ 3.5432.65432.732"
+DEAL_USAGE = "A deal is four hands, like N:AKQ2.J98.T87.654 … (North, East, South, West), or a PBN record."
 MP_TABLE = """Top 6 (2 per score beaten, 1 per tie; Law 78A):
   +450     6 mp  100.0 %
   +420     3 mp   50.0 %
@@ -59,6 +61,8 @@ async def test_the_terminal_chat_answers_the_same(store: Store, demo_charts: dic
         assert await chat.handle(" ".join(argv)) == says
     assert await chat.handle("MP 420 420 450 -50") == MP_TABLE
     assert "score 4SX= vul" in await chat.handle("help")
+    assert "-110 to NS" in await chat.handle("deal " + BOARD)
+    assert await chat.handle("deal N:AKQ2") == DEAL_USAGE
 
 
 async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:
@@ -70,4 +74,6 @@ async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Ch
     assert "+450     6 mp  100.0 %" in table.texts(await table.send("/mp 420 420 450 -50"))
     for argv, says in BAD:
         assert table.texts(await table.send("/" + " ".join(argv))) == says
+    assert "Par (dealer N, vulnerable none): 3♦E=, 3♦W=, -110 to NS" in table.texts(await table.send("/deal " + BOARD))
+    assert table.texts(await table.send("/deal N:AKQ2")) == DEAL_USAGE
     await app.shutdown()

@@ -1,5 +1,8 @@
 """The arithmetic as the front ends show it: each function takes the words typed after the command and
-returns the text to show, or raises ``ScoringError`` with the one line to show instead."""
+returns the text to show, or raises ``ScoringError`` with the one line to show instead.
+
+``deal_text`` solves a deal double dummy, up to a second of CPU: a front end on an event loop runs it on a thread.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Sequence
 
 from bot.scoring.contract import parse_result, parse_vulnerability
 from bot.scoring.conversion import imps, matchpoints, percentages
+from bot.scoring.deal import SEATS, STRAIN_ORDER, STRAIN_SHOWN, analyse, parse_deal
 from bot.scoring.errors import ScoringError
 from bot.scoring.score import score
 
@@ -74,4 +78,18 @@ def mp_text(words: Sequence[str]) -> str:
     top = 2 * (len(scores) - 1)
     lines = [f"Top {top} (2 per score beaten, 1 per tie; Law 78A):"]
     lines += [f"{own:+6d}  {mp:>4g} mp  {pct:5.1f} %" for own, mp, pct in rows]
+    return "\n".join(lines)
+
+
+def deal_text(words: Sequence[str]) -> str:
+    """The double-dummy table (tricks for each declarer in each strain) and the par contract, as text."""
+    deal = parse_deal(" ".join(words))
+    result = analyse(deal)
+    lines = [
+        "Double dummy: tricks for each declarer",
+        "      " + "  ".join(f"{STRAIN_SHOWN[s]:>2}" for s in STRAIN_ORDER),
+    ]
+    lines += [f"  {seat}   " + "  ".join(f"{result.tricks[s][seat]:>2}" for s in STRAIN_ORDER) for seat in SEATS]
+    contracts = ", ".join(result.par) or "passed out"
+    lines.append(f"Par (dealer {deal.dealer}, vulnerable {deal.vulnerable}): {contracts}, {result.par_score:+d} to NS")
     return "\n".join(lines)

@@ -1,7 +1,8 @@
-"""Telegram side of the director's arithmetic: /score, /imps and /mp over ``bot.scoring.service``."""
+"""Telegram side of the director's arithmetic: /score, /imps, /mp and /deal over ``bot.scoring.service``."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -20,11 +21,12 @@ COMMANDS = (
     ("score", service.score_text),
     ("imps", service.imps_text),
     ("mp", service.mp_text),
+    ("deal", service.deal_text),
 )
 
 
 class ScoringHandlers:
-    """The three commands; each answers with the service's text (monospaced: a table lines up) or its one line."""
+    """The four commands; each answers with the service's text (monospaced: a table lines up) or its one line."""
 
     def __init__(self, front: TelegramFrontEnd) -> None:
         self.front = front
@@ -38,7 +40,8 @@ class ScoringHandlers:
     ) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
         async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             try:
-                text = f"<pre>{esc(compute(context.args or []))}</pre>"
+                answer = await asyncio.to_thread(compute, context.args or [])  # a deal is solved for up to a second
+                text = f"<pre>{esc(answer)}</pre>"
             except ScoringError as exc:
                 text = esc(str(exc))
             await self.front.reply(update, text)

@@ -50,7 +50,9 @@ For the record (the details go on the ruling on screen; enter any you know):
 The arithmetic (Laws 77-78):
   score 4SX= vul  the score of a contract, declarer's side (vul or nv; without it, both)
   imps 620 -100   IMPs between the two tables' scores, from the same side (or imps 720, a difference)
-  mp 420 420 450 -50   matchpoints and percentages for every score on a board"""
+  mp 420 420 450 -50   matchpoints and percentages for every score on a board
+  deal N:AKQ2.J98.T87.654 …   double-dummy tricks and the par contract of a deal (PBN, or 4 hands N E S W;
+                  then dealer S, vul NS|EW|all|none if you know them)"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -168,6 +170,7 @@ class TerminalChat:
             "score": self._arithmetic(service.score_text),
             "imps": self._arithmetic(service.imps_text),
             "mp": self._arithmetic(service.mp_text),
+            "deal": self._arithmetic(service.deal_text),
         }
 
     async def _describe(self, text: str) -> str:
