@@ -258,6 +258,38 @@ async def _export(session_id: int, fmt: str) -> str | None:
         await store.close()
 
 
+def run_arithmetic(args: argparse.Namespace) -> int:
+    """score, imps, mp, deal: the text the scoring service returns, or its one line on stderr (exit 1)."""
+    from bot.scoring import ScoringError
+
+    try:
+        print(args.compute(args.words))
+    except ScoringError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_arithmetic(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """The director's arithmetic (Laws 77, 78) and the deal: each command hands its words to ``bot.scoring.service``."""
+    from bot.scoring import service
+
+    for name, compute, about, words in (
+        ("score", service.score_text, "the score of a contract: score 4SX= vul", "contract and vul|nv"),
+        ("imps", service.imps_text, "IMPs between two tables' scores: imps 620 -100", "scores"),
+        ("mp", service.mp_text, "matchpoints for every score on a board: mp 420 420 450 -50", "scores"),
+        (
+            "deal",
+            service.deal_text,
+            'double-dummy tricks and par: deal "N:AKQ2.J98.T87.654 …"',
+            "a PBN deal or 4 hands",
+        ),
+    ):
+        command = commands.add_parser(name, help=about)
+        command.add_argument("words", nargs="*", metavar="WORD", help=words)
+        command.set_defaults(handler=run_arithmetic, compute=compute)
+
+
 def run_chat(_args: argparse.Namespace) -> int:
     from bot.terminal import run_terminal
 
@@ -322,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore.add_argument("file", help="the backup to restore")
     restore.set_defaults(handler=run_restore)
+    add_arithmetic(commands)
     from bot.telegram import add_parser as add_telegram
 
     add_telegram(commands)

@@ -79,6 +79,7 @@ from bot.telegram.render import (
     split_message,
 )
 from bot.telegram.replies import reply_keyboard, reply_parts
+from bot.telegram.scoring import ScoringHandlers
 from bot.telegram.transport import AiohttpRequest
 from bot.telegram.updates import PerConversation, answer_now, answer_press, answered_first, before_call
 
@@ -94,6 +95,10 @@ COMMANDS = (
     ("resume", "open and parked rulings"),
     ("history", "your recent rulings"),
     ("cancel", "abandon the current ruling"),
+    ("score", "a contract's score: /score 4SX= vul"),
+    ("imps", "IMPs between two scores: /imps 620 -100"),
+    ("mp", "matchpoints for a board: /mp 420 420 450 -50"),
+    ("deal", "double dummy and par: /deal N:AKQ2.J98.T87.654 …"),
     ("club", "club settings and ruling log"),
     ("forget", "delete all my data"),
     ("help", "how to use the bot"),
@@ -108,6 +113,8 @@ HELP = (
     "/law 27B1 shows a law · /charts lists the charts · /resume continues a ruling (also one parked "
     "until the end of the hand) · /history lists your rulings · /cancel abandons the current one. "
     "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal. "
+    "/score 4SX= vul scores a contract · /imps 620 -100 converts to IMPs · /mp 420 420 450 -50 matchpoints a "
+    "board · /deal N:AKQ2.J98.T87.654 … solves a deal double dummy.\n"
     "/club manages a club's settings and log; /forget deletes your data.\n"
     "In a group, mention me or reply to me; only the director who started a ruling can press its buttons."
 )
@@ -188,6 +195,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("club", self.records.on_club))
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(CommandHandler("handover", self.records.on_handover))
+        ScoringHandlers(self).install(app)
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))

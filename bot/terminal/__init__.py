@@ -21,6 +21,7 @@ from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import RulingRecord, Rulings
+from bot.scoring import ScoringError, service
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
@@ -45,7 +46,13 @@ For the record (the details go on the ruling on screen; enter any you know):
   board N         the board number;        table T    the table
   offender SEAT   N, E, S or W;            side NS|EW the non-offending side
   event NAME      the event;               note TEXT  a note (a new note replaces the last)
-  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)"""
+  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)
+The arithmetic (Laws 77-78):
+  score 4SX= vul  the score of a contract, declarer's side (vul or nv; without it, both)
+  imps 620 -100   IMPs between the two tables' scores, from the same side (or imps 720, a difference)
+  mp 420 420 450 -50   matchpoints and percentages for every score on a board
+  deal N:AKQ2.J98.T87.654 …   double-dummy tricks and the par contract of a deal (PBN, or 4 hands N E S W;
+                  then dealer S, vul NS|EW|all|none if you know them)"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -160,6 +167,10 @@ class TerminalChat:
             "event": self._detail("event"),
             "note": self._note,
             "appeal": self._appeal,
+            "score": self._arithmetic(service.score_text),
+            "imps": self._arithmetic(service.imps_text),
+            "mp": self._arithmetic(service.mp_text),
+            "deal": self._arithmetic(service.deal_text),
         }
 
     async def _describe(self, text: str) -> str:
@@ -344,6 +355,18 @@ class TerminalChat:
             return f"Ruling {record.session_id}: {details(record)}."
 
         return record_detail
+
+    @staticmethod
+    def _arithmetic(compute: Callable[[list[str]], str]) -> Callable[[str], Awaitable[str]]:
+        """A scoring command: the service's text, or its one line when the input cannot be scored."""
+
+        async def arithmetic(rest: str) -> str:
+            try:
+                return compute(rest.split())
+            except ScoringError as exc:
+                return str(exc)
+
+        return arithmetic
 
     async def _note(self, rest: str) -> str:
         if not rest:

@@ -1,0 +1,79 @@
+"""The arithmetic and the deal as a director types them: on the command line, in the terminal chat and on Telegram."""
+
+from __future__ import annotations
+
+import pytest
+from fake_telegram import FakeBotAPI, Table, start_bot
+
+from bot.cli import main
+from bot.dialogs import Chart, Dialogs
+from bot.laws import load_lawbook
+from bot.matching import build_matcher
+from bot.store import Store
+from bot.terminal import TerminalChat
+
+GOOD = [
+    (["score", "4SX=", "vul"], "+790 — 4♠X= vul, declarer's side"),
+    (["score", "3NT+1", "nv"], "+430 — 3NT+1 nv, declarer's side"),
+    (["score", "6H-2", "vul"], "-200 — 6♥-2 vul, declarer's side"),
+    (["score", "4♠", "="], "+420 not vulnerable, +620 vulnerable — 4♠=, declarer's side"),
+    (["imps", "620", "-100"], "+12 IMPs (+620 against -100, difference +720; Law 78B)"),
+    (["imps", "-20"], "-1 IMP (difference -20; Law 78B)"),
+    (["score", "1NT", "XX", "+1", "non-vul"], "+760 — 1NTXX+1 nv, declarer's side"),
+]
+BAD = [
+    (["score", "7NT+1", "nv"], "7NT+1 is impossible: that is 14 tricks and a deal has 13."),
+    (["score", "1NT-8", "vul"], "1NT-8 is impossible: 1NT can go at most 7 down."),
+    (["score", "4SX=", "red"], "Vulnerability 'red' not understood: write vul or nv."),
+    (["score"], "Write a contract, its result and the vulnerability: 4SX= vul, 3NT+1 nv, 6H-2 vul."),
+    (["imps", "620", "lots"], "'lots' is not a score: write whole points, like 620 or -100."),
+    (
+        ["imps", "1", "2", "3"],
+        "Write the two tables' scores from the same side (imps 620 -100), or one difference (imps 720).",
+    ),
+    (["mp", "420"], "Write every score on the board from the same side: mp 420 420 450 -50."),
+]
+BOARD = "N:AKQ2.J98.T87.654 JT98.AKQ.AKQ.T98 7654.T76.J9.AKQJ 3.5432.65432.732"
+DEAL_USAGE = "A deal is four hands, like N:AKQ2.J98.T87.654 … (North, East, South, West), or a PBN record."
+MP_TABLE = """Top 6 (2 per score beaten, 1 per tie; Law 78A):
+  +450     6 mp  100.0 %
+  +420     3 mp   50.0 %
+  +420     3 mp   50.0 %
+   -50     0 mp    0.0 %"""
+
+
+@pytest.mark.parametrize(("argv", "says"), [*GOOD, (["mp", "420", "420", "450", "-50"], MP_TABLE)])
+def test_the_command_line_prints_the_figure(argv, says, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 0
+    assert capsys.readouterr().out == says + "\n"
+
+
+@pytest.mark.parametrize(("argv", "says"), BAD)
+def test_bad_input_on_the_command_line_is_one_line_and_exit_1(argv, says, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", says + "\n")
+
+
+async def test_the_terminal_chat_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:
+    chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher([]))
+    for argv, says in [*GOOD, *BAD]:
+        assert await chat.handle(" ".join(argv)) == says
+    assert await chat.handle("MP 420 420 450 -50") == MP_TABLE
+    assert "score 4SX= vul" in await chat.handle("help")
+    assert "-110 to NS" in await chat.handle("deal " + BOARD)
+    assert await chat.handle("deal N:AKQ2") == DEAL_USAGE
+
+
+async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:
+    api = FakeBotAPI()
+    app = await start_bot(store, demo_charts, api)
+    table = Table(app, api)
+    assert table.texts(await table.send("/score 4SX= vul")) == "<pre>+790 — 4♠X= vul, declarer's side</pre>"
+    assert "+12 IMPs" in table.texts(await table.send("/imps 620 -100"))
+    assert "+450     6 mp  100.0 %" in table.texts(await table.send("/mp 420 420 450 -50"))
+    for argv, says in BAD:
+        assert table.texts(await table.send("/" + " ".join(argv))) == says
+    assert "Par (dealer N, vulnerable none): 3♦E=, 3♦W=, -110 to NS" in table.texts(await table.send("/deal " + BOARD))
+    assert table.texts(await table.send("/deal N:AKQ2")) == DEAL_USAGE
+    await app.shutdown()
