@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, description_line
+from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, Restart
@@ -60,8 +60,12 @@ def question_html(screen: Screen) -> str:
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
     else:
         lines.append(esc(screen.text))
+    if screen.from_settings:
+        lines.insert(1, f"<i>🏛 {esc(settings_line(screen.from_settings, '✎ Change an answer'))}</i>")
     if screen.from_description:
         lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
+    if screen.regulation:
+        lines.append(f"🏛 {esc(screen.regulation)}")
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
     if screen.reference:

@@ -15,12 +15,13 @@ from collections.abc import Awaitable, Callable
 from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_replies
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
-from bot.dialogs.render import answer_words, description_line
+from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import RulingRecord, Rulings
+from bot.rulings.settings import rules_lines
 from bot.store import Store, StoreBusy, StoreError
 
 HELP = """\
@@ -45,7 +46,11 @@ For the record (the details go on the ruling on screen; enter any you know):
   board N         the board number;        table T    the table
   offender SEAT   N, E, S or W;            side NS|EW the non-offending side
   event NAME      the event;               note TEXT  a note (a new note replaces the last)
-  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)"""
+  appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)
+Club rules (the regulations a chart question shows or is answered by: knowledge/authorities.yaml):
+  rules           the rules your next ruling follows (your club's, else the WBF's)
+  club new NAME   create a club;   club ID authority WBF|ACBL|EBU|other   its regulating authority
+  club ID rules   its rules;       club ID set KEY VALUE   override one (club 1 set opening_lead_face up)"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -58,8 +63,12 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.append("PARKED — " + screen.text)
     else:
         lines.append(screen.text)
+    if screen.from_settings:
+        lines.insert(1, settings_line(screen.from_settings, "type 'history', then 'change N' to correct one"))
     if screen.from_description:
         lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
+    if screen.regulation:
+        lines.append(f"  [{screen.regulation}]")
     if screen.help:
         lines.append(f"  ({screen.help})")
     if screen.reference:
@@ -159,6 +168,8 @@ class TerminalChat:
             "side": self._detail("non_offenders"),
             "event": self._detail("event"),
             "note": self._note,
+            "rules": self._rules,
+            "club": self._club,
             "appeal": self._appeal,
         }
 
@@ -361,6 +372,28 @@ class TerminalChat:
             f"Appeal lodged on ruling {record.session_id}; it is in the ruling's record "
             f"('python3 -m bot export {record.session_id}' prints it for the committee)."
         )
+
+    async def _rules(self, _rest: str) -> str:
+        return "\n".join(rules_lines(await self.rulings.rules_for(self.owner)))
+
+    async def _club(self, rest: str) -> str:
+        """club new NAME | club ID authority A | club ID rules | club ID set KEY VALUE"""
+        words = rest.split()
+        if words[:1] == ["new"] and len(words) > 1:
+            club_id = await self.rulings.create_club(self.owner, " ".join(words[1:]))
+            return f"Club {club_id} created; you administer it. Set its authority: club {club_id} authority ACBL."
+        club_id = parse_id(words[0]) if words else None
+        action, values = (words[1], words[2:]) if club_id is not None and len(words) > 1 else ("", [])
+        if club_id is not None and action == "rules" and not values:
+            club, settings = await self.rulings.club_rules(self.owner, club_id)
+            return "\n".join([f"Club {club.id} ({club.name}), {club.authority}:", *rules_lines(settings)])
+        if club_id is not None and action == "authority" and len(values) == 1:
+            await self.rulings.set_authority(self.owner, club_id, values[0])
+            return f"Club {club_id} follows {values[0]} now."
+        if club_id is not None and action == "set" and len(values) >= 2:
+            await self.rulings.set_club_setting(self.owner, club_id, values[0], " ".join(values[1:]))
+            return f"Club {club_id}: {values[0]} set."
+        return "Use: club new NAME · club ID authority WBF|ACBL|EBU|other · club ID rules · club ID set KEY VALUE"
 
 
 DETAILS = {
