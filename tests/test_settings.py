@@ -16,6 +16,7 @@ from bot.matching import build_matcher, chart_entries
 from bot.rulings import Rulings
 from bot.rulings.settings import NO_CLUB, SettingError, authorities, check_setting, regulation_settings
 from bot.store import Club, Store
+from bot.telegram.render import question_html
 from bot.terminal import TerminalChat
 
 CHARTS = load_charts()
@@ -163,3 +164,13 @@ async def test_the_terminal_sets_and_shows_a_clubs_rules_and_the_question_shows_
     screen = await chat.handle("chart start-of-play")
     screen = await chat.handle("1")
     assert "[EBU: opening leads face down]" in screen
+
+
+async def test_telegram_shows_the_rule_at_the_question_and_the_answer_it_gave(store: Store) -> None:
+    dialogs = Dialogs(store, CHARTS)
+    asked = await walk_to(dialogs, "start-of-play", "review-when", club("ACBL"))
+    assert "🏛 ACBL: opening leads face down" in question_html(asked)
+    answered = await walk_to(
+        dialogs, "partnership-understandings", "artificial-psych", club("EBU", psychic_artificial="allowed")
+    )
+    assert "🏛 By the rules: Riverside: psychic artificial calls are not restricted → No" in question_html(answered)
