@@ -194,6 +194,7 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
                 help=reader.text("help", required=False),
                 setting=reader.text("setting", required=False),
                 setting_answers=reader.text_map("setting_answers", required=False),
+                poll=reader.text("poll", required=False),
                 **common,
             )
         case "ruling":

@@ -11,7 +11,7 @@ import base64
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -79,6 +79,9 @@ class Screen:
     notes: tuple[str, ...] = ()  # what the notes passed since the last answer say: shown above the question
     # or the ruling, in place of a screen with only Continue on it
     regulation: str = ""  # the club's or authority's rule this question names, when it does not answer it
+    poll: str = ""  # players may be polled at this question (Law 16B1): how the poll's question ends
+    polled: tuple[str, ...] = ()  # the results of the polls taken at this question ("6 of 9 would …")
+    where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
 
     @property
     def finished(self) -> bool:
@@ -411,8 +414,12 @@ class Dialogs:
         return self._view(row, walk, events)
 
     def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
-        """The screen of a loaded session, with the regulations it was started with."""
-        return self._screen(row.id, self.charts[row.chart_id], walk, settings_from(_started(events).get("settings")))
+        """The screen of a loaded session, with the regulations it was started with and its polls' results."""
+        screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(_started(events).get("settings")))
+        if walk.finished:
+            return screen
+        polled = tuple(str(e.data["said"]) for e in events if e.kind == "poll" and e.data.get("node") == screen.where)
+        return replace(screen, polled=polled) if polled else screen
 
     def _screen(
         self, session_id: int, chart: Chart, walk: Walk, settings: Mapping[str, Setting] | None = None
@@ -452,6 +459,8 @@ class Dialogs:
             help=walk.render(node.help) if isinstance(node, Question) and node.help else None,
             basis=node.basis,
             regulation=_regulation_line(node, settings or {}),
+            poll=(node.poll or "") if isinstance(node, Question) else "",
+            where=f"{walk.chart.id}/{node.id}",
             **common,
         )
 

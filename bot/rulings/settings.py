@@ -15,7 +15,8 @@ from bot.store import Club
 
 DEFAULT_AUTHORITY = "WBF"
 NO_CLUB = "WBF default (you direct for no club)"
-OTHER_SETTINGS = ("language", "appeal_deposit")  # club settings that no chart question names
+OTHER_SETTINGS = ("language", "appeal_deposit", "poll_votes", "poll_minutes", "poll_share")  # named by no chart
+NUMBERS = {"poll_votes": (2, 100), "poll_minutes": (1, 10), "poll_share": (1, 100)}
 LANGUAGES = ("en", "th")
 TEXT_LIMIT = 200
 MINUTES = (5, 7 * 24 * 60)
@@ -33,6 +34,12 @@ def authorities() -> dict[str, dict[str, Any]]:
     return read_yaml(AUTHORITIES_FILE)["authorities"]
 
 
+@cache
+def club_defaults() -> dict[str, Any]:
+    """What a club starts with besides its authority's rules (its polls' limits)."""
+    return read_yaml(AUTHORITIES_FILE)["club_defaults"]
+
+
 def settable() -> tuple[str, ...]:
     """Every setting an administrator may change: the regulations, then the rest."""
     return (*load_regulations(), *OTHER_SETTINGS)
@@ -48,6 +55,11 @@ def check_setting(key: str, value: str) -> str | int:
         if text.lower() not in LANGUAGES:
             raise SettingError(f"The language is {' or '.join(LANGUAGES)}.")
         return text.lower()
+    if key in NUMBERS:
+        low, high = NUMBERS[key]
+        if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+            raise SettingError(f"{key} is a whole number from {low} to {high}.")
+        return int(text)
     if key in OTHER_SETTINGS:
         return _check_text(key, text)
     raise SettingError(f"A club setting is one of {', '.join(settable())}.")
@@ -110,7 +122,8 @@ def club_settings(club: Club | None) -> dict[str, Any]:
     """A club's settings as plain values: its authority's defaults, overridden by what the club set."""
     table = authorities()
     base = table.get(club.authority if club else DEFAULT_AUTHORITY, table["other"])
-    flat = {key: value for key, value in base.items() if key != "regulations"}
+    flat = dict(club_defaults())
+    flat.update({key: value for key, value in base.items() if key != "regulations"})
     flat.update({name: entry["value"] for name, entry in base["regulations"].items()})
     return {**flat, **(club.settings if club else {})}
 
