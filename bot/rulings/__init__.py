@@ -293,6 +293,11 @@ class Rulings:
         await self._administer(user, club_id)
         await self.store.update_club(club_id, appeals_chat=chat)
 
+    async def set_panel_chat(self, user: str, club_id: int, chat: str) -> None:
+        """The chat where the club's polls of players (Law 16B1) are posted."""
+        await self._administer(user, club_id)
+        await self.store.update_club(club_id, settings={"panel_chat": chat})
+
     async def grant(self, user: str, club_id: int, member: str, role: str) -> Club:
         """Invite someone to a role: it takes effect only when they accept, so nobody's rulings are filed
         under (and read by) a club they did not agree to join."""

@@ -103,6 +103,13 @@ class Polls:
             raise PollError(f"A poll's steps are {', '.join(STEPS)}.")
         return await self._poll(poll_id)
 
+    async def panel_chat(self, poll: PollRow) -> str | None:
+        """The chat of the panel of players the ruling's club polls, if it named one."""
+        row = await self.store.session(poll.session_id)
+        club = await self.store.club(row.club_id) if row and row.club_id else None
+        chat = club.settings.get("panel_chat") if club else None
+        return str(chat) if chat else None
+
     def ending(self, poll: PollRow) -> str:
         """The chart's neutral words that end the poll's question."""
         chart_id, node_id = poll.node.split("/", 1)

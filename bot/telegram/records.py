@@ -390,7 +390,7 @@ class RecordHandlers:
                     update,
                     f"Your clubs: {listing}.{waiting} Commands: /club new NAME · /club ID authority "
                     "WBF|ACBL|EBU|other · /club ID rules · /club ID set KEY VALUE · /club ID deadline MINUTES · "
-                    "/club ID appeals here · "
+                    "/club ID appeals here · /club ID panel here · "
                     "/club ID grant USER_ID committee · /club ID accept · /club ID log [DAYS]",
                 )
                 return
@@ -431,6 +431,8 @@ class RecordHandlers:
             await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
         elif action == "appeals" and rest == ["here"]:
             await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
+        elif action == "panel" and rest == ["here"]:
+            await self.rulings.set_panel_chat(owner, club_id, self.front.chat(update) or "")
         else:
             raise RulingError("I did not understand that. Type /club for the commands.")
 

@@ -15,7 +15,7 @@ from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
-from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, Restart
+from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, PollPlayers, Restart
 
 MESSAGE_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 60
@@ -66,6 +66,7 @@ def question_html(screen: Screen) -> str:
         lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
     if screen.regulation:
         lines.append(f"🏛 {esc(screen.regulation)}")
+    lines += [f"📊 <b>Poll:</b> {esc(result)}" for result in screen.polled]
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
     if screen.reference:
@@ -88,6 +89,8 @@ def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
     rows.append(navigation)
     if screen.laws:
         rows.append([InlineKeyboardButton("📖 Law text", callback_data=LawText(*at).encode())])
+    if screen.poll:
+        rows.append([InlineKeyboardButton("📊 Poll players", callback_data=PollPlayers(*at).encode())])
     return InlineKeyboardMarkup(rows)
 
 
