@@ -7,9 +7,12 @@ import pytest
 
 from bot.dialogs import Dialogs, NotFound, Screen, load_charts
 from bot.dialogs.paths import enumerate_paths
+from bot.laws import load_lawbook
+from bot.matching import build_matcher, chart_entries
 from bot.rulings import Rulings
 from bot.rulings.polls import PollError, Polls, next_step, poll_question, result_line
 from bot.store import Store
+from bot.terminal import TerminalChat
 
 CHARTS = load_charts()
 CHART, NODE = "unauthorised-information", "logical-alternative"
@@ -98,3 +101,22 @@ async def test_a_clubs_poll_limits_and_share_apply(store: Store) -> None:
     await polls.opened("tg:1", poll.id, "terminal")
     _poll, said = await polls.close("tg:1", poll.id, [3, 2])
     assert ": Pass is a possible logical alternative (chosen by at least 50%)" in said
+
+
+async def test_the_terminal_prints_the_question_and_takes_typed_counts(store: Store) -> None:
+    dialogs = Dialogs(store, CHARTS)
+    chat = TerminalChat(dialogs, load_lawbook(), "tg:1", build_matcher(chart_entries()))
+    screen = await at_the_question(dialogs)
+    shown = await chat.handle(f"resume {screen.session_id}")
+    assert "type 'poll HAND | AUCTION | CALL, CALL' to poll players" in shown
+    assert (
+        await chat.handle("votes 1 2")
+        == "No poll is open on this ruling: type 'poll HAND | AUCTION | CALL, CALL' first."
+    )
+    printed = await chat.handle("poll ♠AK ♥2 | 1NT (2♠) ? | Pass, Double, 3NT")
+    assert "You hold ♠AK ♥2. The auction: 1NT (2♠) ?. What would you do?" in printed and "3. 3NT" in printed
+    assert await chat.handle("votes 4 x 1") == "Type one whole number for each call, in order: votes 6 3"
+    assert "one count for each of the 3 calls" in await chat.handle("votes 4 1")
+    recorded = await chat.handle("votes 4 1 0")
+    assert recorded.startswith("Poll recorded: 4 of 5 would choose Pass, 1 of 5 would choose Double")
+    assert "Poll: 4 of 5 would choose Pass" in recorded  # the question again, with the result under it

@@ -840,6 +840,11 @@ class Store:
         rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE telegram_id = ?", (telegram_id,))
         return _poll(rows[0]) if rows else None
 
+    async def polls_of(self, session_id: int) -> list[PollRow]:
+        """A ruling's polls, oldest first."""
+        rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE session_id = ? ORDER BY id", (session_id,))
+        return [_poll(row) for row in rows]
+
     async def update_poll(self, poll_id: int, **fields: Any) -> None:
         """Set some of a poll's fields (``POLL_FIELDS``); lists are stored as JSON."""
         if not fields or not set(fields) <= set(POLL_FIELDS):

@@ -21,6 +21,7 @@ from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import RulingRecord, Rulings
+from bot.rulings.polls import STEPS, Polls, poll_question
 from bot.rulings.settings import rules_lines
 from bot.store import Store, StoreBusy, StoreError
 
@@ -50,7 +51,10 @@ For the record (the details go on the ruling on screen; enter any you know):
 Club rules (the regulations a chart question shows or is answered by: knowledge/authorities.yaml):
   rules           the rules your next ruling follows (your club's, else the WBF's)
   club new NAME   create a club;   club ID authority WBF|ACBL|EBU|other   its regulating authority
-  club ID rules   its rules;       club ID set KEY VALUE   override one (club 1 set opening_lead_face up)"""
+  club ID rules   its rules;       club ID set KEY VALUE   override one (club 1 set opening_lead_face up)
+Polling players (at a question about a logical alternative, Law 16B1):
+  poll HAND | AUCTION | CALL, CALL   the neutral question to read to the players you poll
+  votes N N …     how many chose each call: closes the poll and records it with the ruling"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -69,6 +73,9 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
     if screen.regulation:
         lines.append(f"  [{screen.regulation}]")
+    lines += [f"  Poll: {result}" for result in screen.polled]
+    if screen.poll:
+        lines.append("  (type 'poll HAND | AUCTION | CALL, CALL' to poll players)")
     if screen.help:
         lines.append(f"  ({screen.help})")
     if screen.reference:
@@ -108,6 +115,7 @@ class TerminalChat:
     ) -> None:
         self.dialogs = dialogs
         self.rulings = rulings or Rulings(dialogs.store, dialogs)  # starts charts: a club director's are filed
+        self.polls = Polls(dialogs.store, dialogs)
         self.book = book
         self.owner = owner
         self.replies = replies or build_replies(book, dialogs.charts, matcher)
@@ -169,6 +177,8 @@ class TerminalChat:
             "event": self._detail("event"),
             "note": self._note,
             "rules": self._rules,
+            "poll": self._poll,
+            "votes": self._votes,
             "club": self._club,
             "appeal": self._appeal,
         }
@@ -372,6 +382,36 @@ class TerminalChat:
             f"Appeal lodged on ruling {record.session_id}; it is in the ruling's record "
             f"('python3 -m bot export {record.session_id}' prints it for the committee)."
         )
+
+    async def _poll(self, rest: str) -> str:
+        """poll HAND | AUCTION | CALL, CALL…: the question to read out to the players, neutrally."""
+        screen = self._current()
+        parts = [part.strip() for part in rest.split("|")]
+        if len(parts) != 3:
+            return "Use: poll HAND | AUCTION | CALL, CALL (poll ♠KQ8765 ♥3 ♦A92 ♣K54 | 1♠ (2♥) 2♠ (3♥) ? | Pass, 3♠)"
+        poll = await self.polls.draft(self.owner, screen.session_id, "terminal")
+        for step, text in zip(STEPS, parts, strict=True):
+            poll = await self.polls.fill(self.owner, poll.id, step, text)
+        poll = await self.polls.opened(self.owner, poll.id, "terminal")
+        calls = "\n".join(f"  {n}. {call}" for n, call in enumerate(poll.calls, start=1))
+        example = " ".join("0" for _ in poll.calls)
+        question = poll_question(poll, self.polls.ending(poll))
+        return (
+            f"Read this to each player you poll (nothing about the hesitation):\n  {question}"
+            f"\n{calls}\nThen type the number who chose each call, in order: votes {example}"
+        )
+
+    async def _votes(self, rest: str) -> str:
+        """votes N N …: the counts of the ruling's open poll, which closes it and records the result."""
+        screen = self._current()
+        running = [p for p in await self.dialogs.store.polls_of(screen.session_id) if p.opened and not p.closed]
+        counts = [int(word) for word in rest.split() if word.isascii() and word.isdigit()]
+        if not running:
+            return "No poll is open on this ruling: type 'poll HAND | AUCTION | CALL, CALL' first."
+        if len(counts) != len(rest.split()):
+            return "Type one whole number for each call, in order: votes 6 3"
+        _poll, said = await self.polls.close(self.owner, running[-1].id, counts)
+        return f"Poll recorded: {said}\n\n" + self.show(await self.dialogs.screen(self.owner, screen.session_id))
 
     async def _rules(self, _rest: str) -> str:
         return "\n".join(rules_lines(await self.rulings.rules_for(self.owner)))
