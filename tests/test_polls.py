@@ -10,6 +10,7 @@ from bot.dialogs.paths import enumerate_paths
 from bot.laws import load_lawbook
 from bot.matching import build_matcher, chart_entries
 from bot.rulings import Rulings
+from bot.rulings.export import export
 from bot.rulings.polls import PollError, Polls, next_step, poll_question, result_line
 from bot.store import Store
 from bot.terminal import TerminalChat
@@ -74,6 +75,11 @@ async def test_a_poll_is_drafted_asked_neutrally_closed_and_recorded(store: Stor
     assert recorded.data["counts"] == [6, 3, 0] and recorded.data["question"] == question
     with pytest.raises(PollError, match="closed already"):
         await polls.close("tg:1", poll.id, [1, 1, 1])
+    record = await Rulings(store, dialogs).record(screen.session_id)
+    assert [(p.options, p.counts, p.said) for p in record.polls] == [(("Pass", "3♠", "4♠"), (6, 3, 0), said)]
+    for fmt in ("text", "markdown", "html"):
+        exported = export(load_lawbook(), record, fmt)
+        assert "Poll of players" in exported and "Pass 6 · 3♠ 3 · 4♠ 0" in exported and "KQ8765" in exported
 
 
 async def test_players_are_polled_only_where_the_chart_says(store: Store) -> None:

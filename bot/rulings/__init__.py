@@ -71,6 +71,22 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class PollResult:
+    """A poll of players taken at one of the ruling's questions (Law 16B1), as it closed."""
+
+    opened: float
+    closed: float
+    question: str
+    options: tuple[str, ...]
+    counts: tuple[int, ...]
+    said: str
+
+    def counted(self) -> str:
+        """ "Pass 6 · 3♠ 3 · 4♠ 0" """
+        return " · ".join(f"{option} {count}" for option, count in zip(self.options, self.counts, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
 class RulingRecord:
     """Everything a club keeps of a ruling."""
 
@@ -89,6 +105,7 @@ class RulingRecord:
     decisions: tuple[Decision, ...] = ()
     appeal_minutes: int = 30
     description: str = ""  # what the director typed when the chart was started from a description
+    polls: tuple[PollResult, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -118,6 +135,7 @@ def build_record(
     versions: list[Version] = []
     appeals: list[Appeal] = []
     decisions: list[Decision] = []
+    polls: list[PollResult] = []
     for event in events:
         data = event.data
         match event.kind:
@@ -129,6 +147,17 @@ def build_record(
                 appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"]), str(data.get("name", ""))))
             case "decision":
                 decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
+            case "poll":
+                polls.append(
+                    PollResult(
+                        float(data["opened"]),
+                        float(data["closed"]),
+                        str(data["question"]),
+                        tuple(map(str, data["options"])),
+                        tuple(map(int, data["counts"])),
+                        str(data["said"]),
+                    )
+                )
     chart = dialogs.charts.get(row_chart)
     return RulingRecord(
         session_id=screen.session_id,
@@ -146,6 +175,7 @@ def build_record(
         decisions=tuple(decisions),
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
         description=str(events[0].data.get("description", "")) if events and events[0].kind == "start" else "",
+        polls=tuple(polls),
     )
 
 
