@@ -44,6 +44,7 @@ class FakeBotAPI(BaseRequest):
     failures: dict[str, list[tuple[int, dict[str, Any]] | Exception]] = field(default_factory=dict)
     messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     typed: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # what people sent, to reply to
+    polls: dict[str, dict[str, Any]] = field(default_factory=dict)  # native polls the bot posted, by poll id
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1000))
 
     async def initialize(self) -> None:
@@ -99,6 +100,14 @@ class FakeBotAPI(BaseRequest):
     def _result(self, name: str, params: dict[str, Any]) -> Any:
         if name == "getMe":
             return BOT
+        if name == "sendPoll":
+            return self._send_poll(params)
+        if name == "stopPoll":
+            poll = next(
+                p for p in self.polls.values() if p["_at"] == (int(params["chat_id"]), int(params["message_id"]))
+            )
+            poll["is_closed"] = True
+            return _public(poll)
         if name in {"sendMessage", "editMessageText"}:
             chat_id = int(params["chat_id"])
             message_id = int(params["message_id"]) if name == "editMessageText" else next(self._ids)
@@ -122,8 +131,55 @@ class FakeBotAPI(BaseRequest):
             return message
         return True
 
+    def _send_poll(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A native poll posted in a chat, as Telegram returns it (nobody has voted yet)."""
+        chat_id, message_id = int(params["chat_id"]), next(self._ids)
+        options = [o["text"] if isinstance(o, dict) else str(o) for o in params["options"]]
+        poll = {
+            "id": f"poll{message_id}",
+            "question": params["question"],
+            "options": [
+                {"text": text, "voter_count": 0, "persistent_id": str(index)} for index, text in enumerate(options)
+            ],
+            "total_voter_count": 0,
+            "is_closed": False,
+            "is_anonymous": params.get("is_anonymous", True),
+            "type": "regular",
+            "allows_multiple_answers": False,
+            "allows_revoting": False,
+            "members_only": False,
+            "_at": (chat_id, message_id),
+        }
+        self.polls[poll["id"]] = poll
+        message = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "from": BOT,
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "panel"},
+            "poll": _public(poll),
+        }
+        self.messages[(chat_id, message_id)] = message
+        return message
+
+    def vote(self, poll_id: str, counts: list[int], closed: bool = False) -> dict[str, Any]:
+        """Players voted (and, with ``closed``, Telegram closed the poll at its time): the ``poll`` update's
+        body, as Telegram sends it to the bot that posted the poll."""
+        poll = self.polls[poll_id]
+        for option, count in zip(poll["options"], counts, strict=True):
+            option["voter_count"] = count
+        poll["total_voter_count"] = sum(counts)
+        poll["is_closed"] = poll["is_closed"] or closed
+        return _public(poll)
+
     def sent(self, method: str | None = None) -> list[Call]:
         return [c for c in self.calls if method is None or c.method == method]
+
+
+def _public(poll: dict[str, Any]) -> dict[str, Any]:
+    """A poll as the Bot API shows it (without the fake's own bookkeeping)."""
+    return {key: value for key, value in poll.items() if not key.startswith("_")} | {
+        "options": [dict(option) for option in poll["options"]]
+    }
 
 
 def _decoded(value: Any) -> Any:
@@ -240,6 +296,10 @@ class Table:
             if any(with_button in b["text"] for row in rows for b in row):
                 return message
         raise AssertionError("the bot has sent no such message in this chat")
+
+    async def poll_update(self, poll: dict[str, Any]) -> list[Call]:
+        """Telegram tells the bot a poll's new counts (a ``poll`` update)."""
+        return await self._process({"poll": poll})
 
     def texts(self, calls: list[Call]) -> str:
         """All text the bot sent or edited in those calls, joined (for assertions)."""

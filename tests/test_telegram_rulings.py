@@ -244,11 +244,11 @@ async def test_club_commands_and_forget(demo: tuple[Application, FakeBotAPI], st
     assert "updated" in admin.texts(await admin.send("/club 1 authority ACBL"))
     assert "updated" in admin.texts(await admin.send("/club 1 deadline 45"))
     assert "Invitation sent to tg:3" in admin.texts(await admin.send("/club 1 grant 3 committee"))
-    assert "updated" in admin.texts(await admin.send("/club 1 set face_down_opening_leads no"))
-    assert "yes or no" in admin.texts(await admin.send("/club 1 set face_down_opening_leads maybe"))
+    assert "updated" in admin.texts(await admin.send("/club 1 set opening_lead_face up"))
+    assert "down (face down); up (face up)" in admin.texts(await admin.send("/club 1 set opening_lead_face maybe"))
     club = await store.club(1)
     assert club is not None and club.authority == "ACBL" and club.settings["appeal_minutes"] == 45
-    assert club.settings["face_down_opening_leads"] is False
+    assert club.settings["opening_lead_face"] == "up"
     sid = await rule(admin)  # a director of one club: the ruling joins its log
     assert "1 rulings in the last 30 days. Per law: Law 50: 1" in admin.texts(await admin.send("/club 1 log"))
     other = Table(app, api, user_id=8, chat_id=8)

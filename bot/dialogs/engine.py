@@ -39,16 +39,20 @@ class ChartMismatch(Exception):
 @dataclass(frozen=True, slots=True)
 class Step:
     """One answer: at this chart's node, this option; ``source`` says where it came from when not the director
-    ("description": taken from the words the chart was started with)."""
+    ("description": taken from the words the chart was started with; "setting": from the club's or authority's
+    regulations, ``said`` being the words that say so and ``basis`` the regulation's source)."""
 
     chart: str
     node: str
     option: str
     source: str = ""
+    said: str = ""
+    basis: str = ""
 
     def as_data(self) -> dict[str, str]:
         data = {"chart": self.chart, "node": self.node, "option": self.option}
-        return {**data, "source": self.source} if self.source else data
+        extra = {"source": self.source, "said": self.said, "basis": self.basis}
+        return {**data, **{key: value for key, value in extra.items() if value}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +63,8 @@ class Answered:
     question: str
     answer: str
     laws: tuple[str, ...]
-    source: str = ""  # "" when the director chose it; "description" when taken from the description
+    source: str = ""  # "" when the director chose it; "description" or "setting" when taken from those
+    said: str = ""  # for an answer from the settings, what they say ("ACBL: opening leads face down")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +204,9 @@ class Engine:
         if picked is None:
             raise StaleAnswer(f"{step.option!r} is not an option at {node.id}")
         label, target = picked
-        walk.answered.append(Answered(step, walk.render(prompt(node)), walk.render(label), node.laws, step.source))
+        walk.answered.append(
+            Answered(step, walk.render(prompt(node)), walk.render(label), node.laws, step.source, step.said)
+        )
         if isinstance(node, Question):
             option = next(o for o in node.options if o.id == step.option)
             frame.values.update(option.sets)

@@ -18,6 +18,7 @@ from bot.dialogs.model import (
     successors,
     texts,
 )
+from bot.dialogs.regulations import Regulation, load_regulations
 from bot.laws import LawBook, parse_canonical
 from bot.laws.lint import Finding, LintReport
 from bot.laws.summaries import summary_problems
@@ -334,9 +335,29 @@ def _check_cues(chart: Chart, out: list[Finding]) -> None:
                     )
 
 
+def _check_settings(chart: Chart, regulations: Mapping[str, Regulation], out: list[Finding]) -> None:
+    """A question names a known regulation (knowledge/authorities.yaml); each value it maps to an answer is one
+    of that regulation's values, and each answer one of the question's options."""
+    for node in chart.nodes.values():
+        if not isinstance(node, Question) or not (node.setting or node.setting_answers):
+            continue
+        where = _where(chart, node)
+        regulation = regulations.get(node.setting or "")
+        if regulation is None:
+            out.append(Finding(where, f"{node.id!r} names the setting {node.setting!r}, which is not a regulation"))
+            continue
+        options = {o.id for o in node.options}
+        for value, option in node.setting_answers.items():
+            if value not in regulation.values:
+                out.append(Finding(where, f"{node.id!r}: {value!r} is not a value of the setting {regulation.name!r}"))
+            if option not in options:
+                out.append(Finding(where, f"{node.id!r}: setting value {value!r} gives {option!r}, not an option"))
+
+
 def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
     """Every problem in every chart."""
     problems: list[Finding] = []
+    regulations = load_regulations()
     for chart in charts.values():
         if not _check_targets(chart, problems):
             continue
@@ -346,5 +367,6 @@ def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
         _check_variables(chart, problems)
         _check_players_words(chart, book, problems)
         _check_cues(chart, problems)
+        _check_settings(chart, regulations, problems)
     _check_jump_cycles(charts, problems)
     return LintReport(problems, [])

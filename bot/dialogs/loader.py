@@ -202,6 +202,9 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
                 ask=reader.req_text("ask"),
                 options=tuple(reader.each("options", _option)),
                 help=reader.text("help", required=False),
+                setting=reader.text("setting", required=False),
+                setting_answers=reader.text_map("setting_answers", required=False),
+                poll=reader.text("poll", required=False),
                 **common,
             )
         case "ruling":

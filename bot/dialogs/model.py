@@ -45,6 +45,9 @@ class Question(Node):
     ask: str
     options: tuple[Option, ...]
     help: str | None = None
+    setting: str | None = None  # the regulation whose value answers (or is shown at) this question
+    setting_answers: dict[str, str] = field(default_factory=dict)  # the regulation's value -> the option it gives
+    poll: str | None = None  # players may be polled here (Law 16B1): the words that end the poll's question
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,12 +23,15 @@ from bot.dialogs.model import (
     choices,
     prompt,
 )
+from bot.dialogs.regulations import SOURCE as SETTING
 
 FROM_DESCRIPTION = "from your description"
 
 
 def answer_words(answered: Answered) -> str:
     """An answer as the history, the ruling's path and the record show it, saying when it was not chosen."""
+    if answered.source == SETTING:
+        return f"{answered.answer} ({answered.said})"
     return f"{answered.answer} ({FROM_DESCRIPTION})" if answered.source == SOURCE else answered.answer
 
 
@@ -57,6 +60,15 @@ def description_line(answers: Sequence[Answered], change: str = "") -> str:
     if not answers:
         return ""
     line = "From your description: " + " · ".join(_fact(a) for a in answers)
+    return f"{line} — {change}" if change else line
+
+
+def settings_line(answers: Sequence[Answered], change: str = "") -> str:
+    """ "By the rules: ACBL: appeals are heard by the Director in charge (no committee) → No committee — Change"
+    for the answers just taken from the club's or authority's regulations (``Screen.from_settings``)."""
+    if not answers:
+        return ""
+    line = "By the rules: " + " · ".join(f"{a.said} → {a.answer}" for a in answers)
     return f"{line} — {change}" if change else line
 
 

@@ -11,13 +11,15 @@ import base64
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
-from bot.dialogs.model import Chart, Park, Question, Ruling, choices, prompt
+from bot.dialogs.model import Chart, Node, Park, Question, Ruling, choices, prompt
+from bot.dialogs.regulations import SOURCE as SETTING
+from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
 from bot.dialogs.render import outcome_texts, ruling_notes
 from bot.store import Conflict, Event, Position, SessionRow, Store
 
@@ -77,20 +79,34 @@ class Screen:
     rulings: tuple[Reached, ...]
     notes: tuple[str, ...] = ()  # what the notes passed since the last answer say: shown above the question
     # or the ruling, in place of a screen with only Continue on it
+    regulation: str = ""  # the club's or authority's rule this question names, when it does not answer it
+    poll: str = ""  # players may be polled at this question (Law 16B1): how the poll's question ends
+    polled: tuple[str, ...] = ()  # the results of the polls taken at this question ("6 of 9 would …")
+    where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
 
     @property
     def finished(self) -> bool:
         return self.status == "finished"
 
     @property
-    def from_description(self) -> tuple[Answered, ...]:
-        """The answers just taken from the description: those after the director's own last answer."""
+    def prefilled(self) -> tuple[Answered, ...]:
+        """The answers just taken from the description or the settings: those after the director's own last."""
         kept: list[Answered] = []
         for answered in reversed(self.path):
-            if answered.source != SOURCE:
+            if answered.source not in (SOURCE, SETTING):
                 break
             kept.append(answered)
         return tuple(reversed(kept))
+
+    @property
+    def from_description(self) -> tuple[Answered, ...]:
+        """The answers just taken from the description."""
+        return tuple(a for a in self.prefilled if a.source == SOURCE)
+
+    @property
+    def from_settings(self) -> tuple[Answered, ...]:
+        """The answers just taken from the club's or authority's regulations."""
+        return tuple(a for a in self.prefilled if a.source == SETTING)
 
     @property
     def reference(self) -> str:
@@ -121,7 +137,16 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
         data = event.data
         match event.kind:
             case "answer" | "resume":
-                steps.append(Step(data["chart"], data["node"], data["option"], data.get("source", "")))
+                steps.append(
+                    Step(
+                        data["chart"],
+                        data["node"],
+                        data["option"],
+                        data.get("source", ""),
+                        data.get("said", ""),
+                        data.get("basis", ""),
+                    )
+                )
             case "back" | "reopen":
                 if steps:
                     steps.pop()
@@ -148,9 +173,18 @@ class Dialogs:
         # has, so a log that grew elsewhere (a note) or a reused id never matches a stale walk.
         self._walks: OrderedDict[int, tuple[float, int, Walk]] = OrderedDict()
 
-    async def start(self, owner: str, chart_id: str, chat: str | None = None, description: str | None = None) -> Screen:
+    async def start(
+        self,
+        owner: str,
+        chart_id: str,
+        chat: str | None = None,
+        description: str | None = None,
+        settings: Mapping[str, Setting] | None = None,
+    ) -> Screen:
         """A new session; started from a ``description`` (what the director typed), it is kept with the session
-        and every question the description answers is answered from it (``bot/dialogs/facts.py``)."""
+        and every question the description answers is answered from it (``bot/dialogs/facts.py``). The
+        ``settings`` (the regulations the director's club follows) are kept with it too: a question they answer
+        is answered from them, one they only inform shows them (``bot/dialogs/regulations.py``)."""
         chart = self.charts.get(chart_id)
         if chart is None:
             raise DialogError(f"There is no chart {chart_id!r}. Type 'charts' to see them.")
@@ -158,33 +192,39 @@ class Dialogs:
         start: dict[str, Any] = {"chart": chart_id, "version": chart.version}
         if description and description.strip():
             start["description"] = description.strip()
+        if settings:
+            start["settings"] = {name: setting.as_data() for name, setting in settings.items()}
         session_id = await self.store.create_session(owner, chat, chart_id, chart.version, start, _position(walk))
-        prefilled = self._prefill(walk, start.get("description"))
+        prefilled = self._prefill(walk, start)
         if not prefilled:
-            return self._screen(session_id, chart, walk)
+            return self._screen(session_id, chart, walk, settings)
         row = await self.store.session(session_id)
         assert row is not None
         return await self._record(row, await self.store.events(session_id), walk, prefilled)
 
-    def _prefill(self, walk: Walk, description: str | None) -> list[tuple[str, dict[str, Any]]]:
-        """Answer, on ``walk``, each question the description gives, for as long as it gives the next one;
-        the answer events to store, marked as taken from the description."""
-        if not description:
+    def _prefill(self, walk: Walk, start: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Answer, on ``walk``, each question the description or the settings give, for as long as they give
+        the next one; the answer events to store, marked with where each answer came from."""
+        description, settings = start.get("description"), settings_from(start.get("settings"))
+        if not description and not settings:
             return []
-        words = Description(description)
+        words = Description(description) if description else None
         taken: list[tuple[str, dict[str, Any]]] = []
         while not walk.finished and isinstance(walk.node, Question) and len(taken) < PREFILL_LIMIT:
-            option = answer_from(words, walk.chart, walk.node)
-            if option is None:
+            option = answer_from(words, walk.chart, walk.node) if words else None
+            step = Step(walk.chart.id, walk.node.id, option, SOURCE) if option else None
+            if step is None and (regulated := answer_from_setting(walk.node, settings)) is not None:
+                option, setting = regulated
+                step = Step(walk.chart.id, walk.node.id, option, SETTING, setting.shown, setting.source)
+            if step is None:
                 break
-            step = Step(walk.chart.id, walk.node.id, option, SOURCE)
             self.engine.take(walk, step)
             taken.append(("answer", step.as_data()))
         return taken
 
     async def screen(self, owner: str, session_id: int) -> Screen:
-        row, walk, _events = await self._load(owner, session_id)
-        return self._screen(row.id, self.charts[row.chart_id], walk)
+        row, walk, events = await self._load(owner, session_id)
+        return self._view(row, walk, events)
 
     async def answer(
         self, owner: str, session_id: int, step: int, option: str | int, *, question: str | None = None
@@ -195,52 +235,50 @@ class Dialogs:
         stands at that step (an earlier answer was changed since the question was shown)."""
         row, walk, events = await self._load(owner, session_id)
         if step != len(walk.steps) or walk.finished:
-            raise Stale(
-                "That button is from an earlier question.", self._screen(row.id, self.charts[row.chart_id], walk)
-            )
+            raise Stale("That button is from an earlier question.", self._view(row, walk, events))
         node = walk.node
         if question is not None and question != question_key(walk.chart.id, node.id):
-            raise Moved("That question has moved on.", self._screen(row.id, self.charts[row.chart_id], walk))
+            raise Moved("That question has moved on.", self._view(row, walk, events))
         if isinstance(option, int):
             shown = choices(node)
             if not 0 <= option < len(shown):
-                raise Stale("That is not an option here.", self._screen(row.id, self.charts[row.chart_id], walk))
+                raise Stale("That is not an option here.", self._view(row, walk, events))
             option = shown[option][0]
         picked = Step(walk.chart.id, node.id, option)
         try:
             self.engine.take(walk, picked)
         except StaleAnswer as exc:
-            raise Stale("That is not an option here.", self._screen(row.id, self.charts[row.chart_id], walk)) from exc
+            raise Stale("That is not an option here.", self._view(row, walk, events)) from exc
         kind = "resume" if isinstance(node, Park) else "answer"
-        taken = self._prefill(walk, _description(events))
+        taken = self._prefill(walk, _started(events))
         return await self._record(row, events, walk, [(kind, picked.as_data()), *taken])
 
     async def resume(self, owner: str, session_id: int) -> Screen:
         """Continue a parked session past its park node; any other session is simply shown."""
-        row, walk, _events = await self._load(owner, session_id)
+        row, walk, events = await self._load(owner, session_id)
         if not walk.parked:
-            return self._screen(row.id, self.charts[row.chart_id], walk)
+            return self._view(row, walk, events)
         return await self.answer(owner, session_id, len(walk.steps), "continue")
 
     async def back(self, owner: str, session_id: int) -> Screen:
         row, walk, events = await self._load(owner, session_id)
         if not walk.steps:
-            raise Stale("This is the first question: there is nothing to undo.", self._screen(row.id, walk.chart, walk))
+            raise Stale("This is the first question: there is nothing to undo.", self._view(row, walk, events))
         walk = self.engine.walk(row.chart_id, walk.steps[:-1])
         return await self._record(row, events, walk, [("back", {})])
 
     async def restart(self, owner: str, session_id: int) -> Screen:
         row, _walk, events = await self._load(owner, session_id)
         walk = self.engine.begin(row.chart_id)
-        return await self._record(row, events, walk, [("restart", {}), *self._prefill(walk, _description(events))])
+        return await self._record(row, events, walk, [("restart", {}), *self._prefill(walk, _started(events))])
 
     async def reopen(self, owner: str, session_id: int, number: int) -> Screen:
         """The question of answer ``number`` (1-based), to be answered again with ``change``."""
-        row, walk, _events = await self._load(owner, session_id)
+        row, walk, events = await self._load(owner, session_id)
         if not 1 <= number <= len(walk.steps):
             raise DialogError(f"There is no answer {number}: this session has {len(walk.steps)}.")
         earlier = self.engine.walk(row.chart_id, walk.steps[: number - 1])
-        return self._screen(row.id, self.charts[row.chart_id], earlier)
+        return self._view(row, earlier, events)
 
     async def change(
         self, owner: str, session_id: int, number: int, option: str, *, question: str | None = None
@@ -252,13 +290,13 @@ class Dialogs:
         if question is not None and 1 <= number <= len(walk.steps):
             old = walk.steps[number - 1]
             if question != question_key(old.chart, old.node):
-                raise Moved("That question has moved on.", self._screen(row.id, self.charts[row.chart_id], walk))
+                raise Moved("That question has moved on.", self._view(row, walk, events))
         try:
             steps = self.engine.change(row.chart_id, walk.steps, number - 1, option)
         except StaleAnswer as exc:
-            raise Stale("That answer cannot be changed that way.", self._screen(row.id, walk.chart, walk)) from exc
+            raise Stale("That answer cannot be changed that way.", self._view(row, walk, events)) from exc
         changed = self.engine.walk(row.chart_id, steps)
-        taken = self._prefill(changed, _description(events))
+        taken = self._prefill(changed, _started(events))
         return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option}), *taken])
 
     async def cancel(self, owner: str, session_id: int) -> None:
@@ -374,9 +412,19 @@ class Dialogs:
             now = await self.screen(row.owner, row.id)
             raise Stale("Another answer was stored first.", now) from exc
         self._keep(row, len(events) + len(new), walk)
-        return self._screen(row.id, self.charts[row.chart_id], walk)
+        return self._view(row, walk, events)
 
-    def _screen(self, session_id: int, chart: Chart, walk: Walk) -> Screen:
+    def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
+        """The screen of a loaded session, with the regulations it was started with and its polls' results."""
+        screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(_started(events).get("settings")))
+        if walk.finished:
+            return screen
+        polled = tuple(str(e.data["said"]) for e in events if e.kind == "poll" and e.data.get("node") == screen.where)
+        return replace(screen, polled=polled) if polled else screen
+
+    def _screen(
+        self, session_id: int, chart: Chart, walk: Walk, settings: Mapping[str, Setting] | None = None
+    ) -> Screen:
         common = {
             "session_id": session_id,
             "chart_id": chart.id,
@@ -411,17 +459,28 @@ class Dialogs:
             options=tuple(Choice(oid, walk.render(label)) for oid, label, _next in choices(node)),
             help=walk.render(node.help) if isinstance(node, Question) and node.help else None,
             basis=node.basis,
+            regulation=_regulation_line(node, settings or {}),
+            poll=(node.poll or "") if isinstance(node, Question) else "",
+            where=f"{walk.chart.id}/{node.id}",
             **common,
         )
 
 
-def _description(events: list[Event]) -> str | None:
-    """The words the session was started from, if any (kept in its start event), and the event's name once
-    the record has one ("Tuesday pairs" says the form of contest, which a ruling's words depend on)."""
-    start = events[0].data.get("description") if events and events[0].kind == "start" else None
+def _started(events: list[Event]) -> Mapping[str, Any]:
+    """What the session was started with: the director's words and the settings, if any (its start event).
+    The words gain the event's name once the record has one ("Tuesday pairs" says the form of contest, which
+    a ruling's words depend on)."""
+    start = dict(events[0].data) if events and events[0].kind == "start" else {}
     named = [str(e.data["event"]) for e in events if e.kind == "annotate" and e.data.get("event")]
-    parts = [text for text in (start, named[-1] if named else None) if text]
-    return ". ".join(parts) or None
+    if named:
+        start["description"] = ". ".join(text for text in (start.get("description"), named[-1]) if text)
+    return start
+
+
+def _regulation_line(node: Node, settings: Mapping[str, Setting]) -> str:
+    """What the club's or authority's rules say about a question they do not answer, shown with it."""
+    setting = setting_for(node, settings) if isinstance(node, Question) else None
+    return setting.shown if setting else ""
 
 
 def _position(walk: Walk) -> Position:

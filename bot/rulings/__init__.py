@@ -12,15 +12,16 @@ import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
 
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
+from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
-from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.refs import law_number
+from bot.rulings.settings import authorities, check_setting, club_settings, regulation_settings
 from bot.store import Club, Event, Forgotten, Store
+
+__all__ = ["authorities", "club_settings"]  # kept importable from here: the settings moved to bot.rulings.settings
 
 SEATS = ("N", "E", "S", "W")
 SIDES = ("NS", "EW")
@@ -32,8 +33,6 @@ APPEAL_REASON_LIMIT = 1000  # characters: the committee reads it in one message
 NAME_LIMIT = 64
 NOT_DESCRIBER = "Only the person who described this can pick its situation; they can hand the ruling over after."
 FILING_ROLES = frozenset({"admin", "director"})
-# Club settings an administrator may change with /club ID set KEY VALUE (defaults: knowledge/authorities.yaml).
-SETTABLE = ("language", "face_down_opening_leads", "alert_procedure", "appeal_deposit")
 
 
 class RulingError(DialogError):
@@ -72,6 +71,22 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class PollResult:
+    """A poll of players taken at one of the ruling's questions (Law 16B1), as it closed."""
+
+    opened: float
+    closed: float
+    question: str
+    options: tuple[str, ...]
+    counts: tuple[int, ...]
+    said: str
+
+    def counted(self) -> str:
+        """ "Pass 6 · 3♠ 3 · 4♠ 0" """
+        return " · ".join(f"{option} {count}" for option, count in zip(self.options, self.counts, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
 class RulingRecord:
     """Everything a club keeps of a ruling."""
 
@@ -90,6 +105,7 @@ class RulingRecord:
     decisions: tuple[Decision, ...] = ()
     appeal_minutes: int = 30
     description: str = ""  # what the director typed when the chart was started from a description
+    polls: tuple[PollResult, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -103,19 +119,6 @@ class RulingRecord:
     def appeal_deadline(self) -> float | None:
         """The appeal period runs from the (latest) ruling; the club sets its length (Law 92B)."""
         return self.current.at + self.appeal_minutes * 60 if self.current else None
-
-
-@cache
-def authorities() -> dict[str, dict[str, Any]]:
-    """Regulating-authority defaults from ``knowledge/authorities.yaml``."""
-    return read_yaml(KNOWLEDGE_DIR / "authorities.yaml")["authorities"]
-
-
-def club_settings(club: Club | None) -> dict[str, Any]:
-    """A club's settings: its authority's defaults, overridden by what the club set."""
-    table = authorities()
-    base = dict(table.get(club.authority if club else "WBF", table["other"]))
-    return {**base, **(club.settings if club else {})}
 
 
 def build_record(
@@ -132,6 +135,7 @@ def build_record(
     versions: list[Version] = []
     appeals: list[Appeal] = []
     decisions: list[Decision] = []
+    polls: list[PollResult] = []
     for event in events:
         data = event.data
         match event.kind:
@@ -143,6 +147,17 @@ def build_record(
                 appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"]), str(data.get("name", ""))))
             case "decision":
                 decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
+            case "poll":
+                polls.append(
+                    PollResult(
+                        float(data["opened"]),
+                        float(data["closed"]),
+                        str(data["question"]),
+                        tuple(map(str, data["options"])),
+                        tuple(map(int, data["counts"])),
+                        str(data["said"]),
+                    )
+                )
     chart = dialogs.charts.get(row_chart)
     return RulingRecord(
         session_id=screen.session_id,
@@ -160,6 +175,7 @@ def build_record(
         decisions=tuple(decisions),
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
         description=str(events[0].data.get("description", "")) if events and events[0].kind == "start" else "",
+        polls=tuple(polls),
     )
 
 
@@ -223,10 +239,11 @@ class Rulings:
         may pick it, and so direct the ruling; they can hand the ruling over once it has started."""
         if described_by is not None and described_by != owner:
             raise RulingError(NOT_DESCRIBER)
-        screen = await self.dialogs.start(owner, chart_id, chat, description)
         clubs = await self.filing_clubs(owner)
-        if len(clubs) == 1:
-            await self.attach_club(owner, screen.session_id, clubs[0])
+        club = await self.store.club(clubs[0]) if len(clubs) == 1 else None
+        screen = await self.dialogs.start(owner, chart_id, chat, description, regulation_settings(club))
+        if club is not None:
+            await self.attach_club(owner, screen.session_id, club.id)
         return screen
 
     async def filing_clubs(self, user: str) -> list[int]:
@@ -286,14 +303,30 @@ class Rulings:
         await self.store.update_club(club_id, settings={"appeal_minutes": int(minutes)})
 
     async def set_club_setting(self, user: str, club_id: int, key: str, value: str) -> None:
+        """One setting the club follows instead of its authority's (``bot/rulings/settings.py``)."""
         await self._administer(user, club_id)
-        if key not in SETTABLE:
-            raise RulingError(f"A club setting is one of {', '.join(SETTABLE)}.")
-        await self.store.update_club(club_id, settings={key: _setting(key, value)})
+        await self.store.update_club(club_id, settings={key: check_setting(key, value)})
+
+    async def rules_for(self, user: str) -> dict[str, Setting]:
+        """The regulations a user's next ruling follows: their one club's, else the WBF's (saying so)."""
+        clubs = await self.filing_clubs(user)
+        return regulation_settings(await self.store.club(clubs[0]) if len(clubs) == 1 else None)
+
+    async def club_rules(self, user: str, club_id: int) -> tuple[Club, dict[str, Setting]]:
+        """The regulations a club's rulings follow, each with what it says and its source (its members only)."""
+        club = await self.store.club(club_id)
+        if club is None or not await self.store.roles(club_id, user):
+            raise NotFound(f"You are not a member of club {club_id}.")
+        return club, regulation_settings(club)
 
     async def set_appeals_chat(self, user: str, club_id: int, chat: str) -> None:
         await self._administer(user, club_id)
         await self.store.update_club(club_id, appeals_chat=chat)
+
+    async def set_panel_chat(self, user: str, club_id: int, chat: str) -> None:
+        """The chat where the club's polls of players (Law 16B1) are posted."""
+        await self._administer(user, club_id)
+        await self.store.update_club(club_id, settings={"panel_chat": chat})
 
     async def grant(self, user: str, club_id: int, member: str, role: str) -> Club:
         """Invite someone to a role: it takes effect only when they accept, so nobody's rulings are filed
@@ -437,13 +470,3 @@ class Rulings:
         decisions), naming nobody and holding none of their words; everything else of theirs is deleted and
         a club they administered alone is dissolved (``bot.store.Forgotten`` lists exactly what)."""
         return await self.store.forget(user)
-
-
-def _setting(key: str, value: str) -> str | bool:
-    if key == "face_down_opening_leads":
-        if value.lower() not in ("yes", "no", "true", "false"):
-            raise RulingError("face_down_opening_leads is yes or no.")
-        return value.lower() in ("yes", "true")
-    if key == "language" and value.lower() not in ("en", "th"):
-        raise RulingError("The language is en or th.")
-    return value[:200]

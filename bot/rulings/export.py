@@ -105,6 +105,13 @@ def to_text(book: LawBook, record: RulingRecord) -> str:
         lines += ["", "Described as:", *_quoted(record.description, _QUOTE)]
     lines += ["", "How the ruling was reached:"]
     lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(record.path, start=1)]
+    for poll in record.polls:
+        lines += [
+            "",
+            f"Poll of players, {_when(poll.opened)} to {_when(poll.closed)}:",
+            *_quoted(poll.question, _QUOTE),
+        ]
+        lines += [f"  {poll.counted()}", f"  {poll.said}"]
     lines += ["", "Laws applied:", *(f"\n{law}" for law in _laws(book, record))]
     for number, version in enumerate(record.versions[:-1], start=1):
         lines += ["", f"Earlier version {number} ({_when(version.at)}): " + " ".join(version.texts)]
@@ -134,6 +141,9 @@ def to_markdown(book: LawBook, record: RulingRecord) -> str:
         lines += ["", "**Described as:**", "", *_md_quoted(record.description)]
     lines += ["", "## How the ruling was reached", ""]
     lines += [f"{n}. {a.question} → *{answer_words(a)}*" for n, a in enumerate(record.path, start=1)]
+    for poll in record.polls:
+        lines += ["", f"**Poll of players** ({_when(poll.opened)} to {_when(poll.closed)}):", ""]
+        lines += [*_md_quoted(poll.question), "", _md(poll.counted()), "", _md(poll.said)]
     lines += ["", "## Laws applied", ""]
     lines += [f"```\n{law}\n```" for law in _laws(book, record)]
     if len(record.versions) > 1 or record.appeals:
@@ -169,6 +179,11 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
     outcome = "".join(f"<li class=outcome>{e(t)}</li>" for t in (record.current.texts if record.current else ()))
     path = "".join(f"<li>{e(a.question)} → <em>{e(answer_words(a))}</em></li>" for a in record.path)
     laws = "".join(f"<pre>{e(law)}</pre>" for law in _laws(book, record))
+    polls = "".join(
+        f"<p><strong>Poll of players</strong> ({e(_when(p.opened))} to {e(_when(p.closed))}):</p>"
+        f"{_html_quoted(p.question)}<p>{e(p.counted())}<br>{e(p.said)}</p>"
+        for p in record.polls
+    )
     history = "".join(
         f"<li>Earlier version ({e(_when(v.at))}): {e(' '.join(v.texts))}</li>" for v in record.versions[:-1]
     )
@@ -192,7 +207,7 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
         f"<title>Ruling {record.session_id} — {e(record.chart_title)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>Ruling {record.session_id} — {e(record.chart_title)}</h1><table>{rows}</table>"
         f"<h2>Outcome</h2><ul>{outcome or '<li>(not finished)</li>'}</ul>{note}"
-        f"<h2>How the ruling was reached</h2><ol>{path}</ol><h2>Laws applied</h2>{laws}"
+        f"<h2>How the ruling was reached</h2><ol>{path}</ol>{polls}<h2>Laws applied</h2>{laws}"
         + (f"<h2>History</h2><ul>{history}</ul>" if history else "")
         + "<p><small>Laws of Duplicate Bridge 2017. Exported by the tournament director's companion.</small></p>"
         "</body></html>\n"

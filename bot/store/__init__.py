@@ -124,6 +124,30 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (club_id, user, role)
     ) WITHOUT ROWID;
     """,
+    # Version 7: polls of players about a ruling's question (Law 16B1): what was asked, where, and the counts,
+    # so a poll outlives a restart; its result also goes into the ruling's log when it closes.
+    """
+    CREATE TABLE polls (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        node TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        hand TEXT NOT NULL DEFAULT '',
+        auction TEXT NOT NULL DEFAULT '',
+        calls TEXT NOT NULL DEFAULT '[]',
+        counts TEXT NOT NULL DEFAULT '[]',
+        max_votes INTEGER NOT NULL,
+        minutes INTEGER NOT NULL,
+        reply_chat TEXT,
+        chat TEXT,
+        message_id INTEGER,
+        telegram_id TEXT UNIQUE,
+        created REAL NOT NULL,
+        opened REAL,
+        closed REAL
+    );
+    CREATE INDEX polls_by_session ON polls(session_id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -174,6 +198,42 @@ class Club:
     authority: str
     settings: dict[str, Any]
     appeals_chat: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PollRow:
+    """A poll of players about one question of a ruling: a draft until its calls are known, open once sent."""
+
+    id: int
+    session_id: int
+    node: str  # chart/node of the question polled
+    owner: str
+    hand: str
+    auction: str
+    calls: tuple[str, ...]
+    counts: tuple[int, ...]
+    max_votes: int
+    minutes: int
+    reply_chat: str | None  # where the director asked for it (told there when it closes)
+    chat: str | None  # where it was posted
+    message_id: int | None
+    telegram_id: str | None
+    created: float
+    opened: float | None
+    closed: float | None
+
+
+POLL_FIELDS = ("hand", "auction", "calls", "counts", "chat", "message_id", "telegram_id", "opened", "closed")
+_POLL_COLUMNS = (
+    "id, session_id, node, owner, hand, auction, calls, counts, max_votes, minutes, reply_chat, chat, message_id,"
+    " telegram_id, created, opened, closed"
+)
+
+
+def _poll(row: Any) -> PollRow:
+    values = list(row)
+    values[6], values[7] = tuple(json.loads(values[6])), tuple(json.loads(values[7]))
+    return PollRow(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +471,7 @@ def _forget_in(db: sqlite3.Connection, user: str, dissolved: list[int]) -> Forgo
         ("DELETE FROM club_invites WHERE user = ?", (user,)),
         ("UPDATE club_invites SET by = ? WHERE by = ?", (FORGOTTEN, user)),
         ("DELETE FROM user_settings WHERE user = ?", (user,)),
+        ("UPDATE polls SET owner = ?, reply_chat = NULL WHERE owner = ?", (FORGOTTEN, user)),
     ]
     kept = f"SELECT count(*) FROM sessions WHERE owner = ? AND club_id IS NOT NULL AND club_id NOT IN ({marks})"
     total = int(db.execute("SELECT count(*) FROM sessions WHERE owner = ?", (user,)).fetchone()[0])
@@ -753,6 +814,44 @@ class Store:
                 )
             ]
         )
+
+    # --- polls ------------------------------------------------------------------------------------
+
+    async def create_poll(
+        self, session_id: int, node: str, owner: str, max_votes: int, minutes: int, reply_chat: str | None
+    ) -> int:
+        poll_id = await self._write(
+            [
+                (
+                    "INSERT INTO polls (session_id, node, owner, max_votes, minutes, reply_chat, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (session_id, node, owner, max_votes, minutes, reply_chat, time.time()),
+                )
+            ]
+        )
+        assert poll_id is not None
+        return poll_id
+
+    async def poll(self, poll_id: int) -> PollRow | None:
+        rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE id = ?", (poll_id,))
+        return _poll(rows[0]) if rows else None
+
+    async def poll_by_telegram(self, telegram_id: str) -> PollRow | None:
+        rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE telegram_id = ?", (telegram_id,))
+        return _poll(rows[0]) if rows else None
+
+    async def polls_of(self, session_id: int) -> list[PollRow]:
+        """A ruling's polls, oldest first."""
+        rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE session_id = ? ORDER BY id", (session_id,))
+        return [_poll(row) for row in rows]
+
+    async def update_poll(self, poll_id: int, **fields: Any) -> None:
+        """Set some of a poll's fields (``POLL_FIELDS``); lists are stored as JSON."""
+        if not fields or not set(fields) <= set(POLL_FIELDS):
+            raise StoreError(f"a poll's fields are {', '.join(POLL_FIELDS)}")
+        names = ", ".join(f"{name} = ?" for name in fields)
+        values = tuple(json.dumps(list(v)) if isinstance(v, (list, tuple)) else v for v in fields.values())
+        await self._write([(f"UPDATE polls SET {names} WHERE id = ?", (*values, poll_id))])
 
     async def set_role(self, club_id: int, user: str, role: str) -> None:
         await self._write(

@@ -36,6 +36,7 @@ from telegram.ext import (
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    PollHandler,
     TypeHandler,
     filters,
 )
@@ -48,6 +49,7 @@ from bot.laws.text import describe_lookup
 from bot.logs import pseudonym
 from bot.matching import Matcher
 from bot.rulings import Rulings
+from bot.rulings.polls import Polls
 from bot.store import StoreBusy, StoreError
 from bot.telegram.callbacks import (
     Answer,
@@ -67,6 +69,7 @@ from bot.telegram.callbacks import (
     decode,
 )
 from bot.telegram.players import PlayerHandlers
+from bot.telegram.polls import PollHandlers
 from bot.telegram.records import RecordHandlers, ruling_keyboard
 from bot.telegram.render import (
     change_keyboard,
@@ -172,6 +175,7 @@ class TelegramFrontEnd:
         self.records = RecordHandlers(self, Rulings(dialogs.store, dialogs, admins))
         self.replies = build_replies(book, dialogs.charts, matcher)
         self.players = PlayerHandlers(self)
+        self.polls = PollHandlers(self, Polls(dialogs.store, dialogs))
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
         # What was typed, by the (chat, message) offering its situations: a chart started from there answers
         # what the description already says. In memory only: after a restart the chart simply asks.
@@ -197,6 +201,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("handover", self.records.on_handover))
         ScoringHandlers(self).install(app)
         app.add_handler(InlineQueryHandler(self.records.on_inline))
+        app.add_handler(PollHandler(self.polls.on_poll))
         app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
         app.add_handler(MessageHandler(filters.ATTACHMENT, self.on_media))
@@ -365,7 +370,7 @@ class TelegramFrontEnd:
         message = update.effective_message
         if message is None or not (message.text or message.caption):
             return
-        if await self.records.on_reply(update):
+        if await self.records.on_reply(update) or await self.polls.on_reply(update):
             return
         text = message.text or message.caption or ""
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
@@ -462,6 +467,7 @@ class TelegramFrontEnd:
             FollowOffer: self._press_offer,
             **self.records.press_handlers(),
             **self.players.press_handlers(),
+            **self.polls.press_handlers(),
         }
 
     async def _current(self, update: Update, session: int, step: int, question: str | None) -> Screen:

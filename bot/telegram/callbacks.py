@@ -367,4 +367,33 @@ class Forget(Press):
         return self.confirm == "yes"
 
 
+# --- polls of players (Law 16B1) ------------------------------------------------------------------
+
+
+@kind("pp")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PollPlayers(Press):
+    """Poll players about ``question``, shown at ``step`` of ``session`` (a logical-alternative question)."""
+
+    session: int
+    step: int
+    question: str
+
+
+@kind("pc")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PollClose(Press):
+    """Close ``poll`` now (its ruling's director only)."""
+
+    poll: int
+
+
+@kind("pr")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PollRead(Press):
+    """The counts of ``poll`` so far (its ruling's director only)."""
+
+    poll: int
+
+
 PREFIXES = tuple(KINDS)

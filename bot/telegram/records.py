@@ -42,6 +42,7 @@ from bot.rulings import (
     Rulings,
 )
 from bot.rulings.export import to_text
+from bot.rulings.settings import rules_lines
 from bot.telegram.callbacks import (
     Appeal,
     AppealShared,
@@ -367,8 +368,8 @@ class RecordHandlers:
     # --- clubs and privacy ----------------------------------------------------------------------
 
     async def on_club(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | deadline MIN | set KEY VALUE | appeals here |
-        grant USER_ID admin|director|committee | log [DAYS]"""
+        """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | rules | deadline MIN | set KEY VALUE |
+        appeals here | grant USER_ID admin|director|committee | log [DAYS]"""
         args = context.args or []
         owner = self.front.owner(update)
         try:
@@ -388,7 +389,8 @@ class RecordHandlers:
                 await self.front.reply(
                     update,
                     f"Your clubs: {listing}.{waiting} Commands: /club new NAME · /club ID authority "
-                    "WBF|ACBL|EBU|other · /club ID deadline MINUTES · /club ID appeals here · "
+                    "WBF|ACBL|EBU|other · /club ID rules · /club ID set KEY VALUE · /club ID deadline MINUTES · "
+                    "/club ID appeals here · /club ID panel here · "
                     "/club ID grant USER_ID committee · /club ID accept · /club ID log [DAYS]",
                 )
                 return
@@ -397,6 +399,11 @@ class RecordHandlers:
                 await self._club_log(update, owner, club_id, rest)
             elif action in ("accept", "decline") and not rest:
                 await self.front.reply(update, esc(await self._answer_invitation(owner, club_id, action == "accept")))
+            elif action == "rules" and not rest:
+                club, settings = await self.rulings.club_rules(owner, club_id)
+                lines = [f"Club {club.id} ({club.name}) follows {club.authority}:", *rules_lines(settings)]
+                lines.append(f"Change one: /club {club.id} set KEY VALUE (/club {club.id} set opening_lead_face up).")
+                await self.front.reply(update, esc("\n".join(lines)))
             elif action == "grant" and len(rest) == 2 and (invitee := parse_id(rest[0])) is not None:
                 await self._invite(update, owner, club_id, invitee, rest[1])
             else:
@@ -424,6 +431,8 @@ class RecordHandlers:
             await self.rulings.set_club_setting(owner, club_id, rest[0], " ".join(rest[1:]))
         elif action == "appeals" and rest == ["here"]:
             await self.rulings.set_appeals_chat(owner, club_id, self.front.chat(update) or "")
+        elif action == "panel" and rest == ["here"]:
+            await self.rulings.set_panel_chat(owner, club_id, self.front.chat(update) or "")
         else:
             raise RulingError("I did not understand that. Type /club for the commands.")
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, description_line
+from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
-from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, Restart
+from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, PollPlayers, Restart
 
 MESSAGE_LIMIT = 4096
 BUTTON_LABEL_LIMIT = 60
@@ -60,8 +60,13 @@ def question_html(screen: Screen) -> str:
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
     else:
         lines.append(esc(screen.text))
+    if screen.from_settings:
+        lines.insert(1, f"<i>🏛 {esc(settings_line(screen.from_settings, '✎ Change an answer'))}</i>")
     if screen.from_description:
         lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
+    if screen.regulation:
+        lines.append(f"🏛 {esc(screen.regulation)}")
+    lines += [f"📊 <b>Poll:</b> {esc(result)}" for result in screen.polled]
     if screen.help:
         lines.append(f"<i>{esc(screen.help)}</i>")
     if screen.reference:
@@ -84,6 +89,8 @@ def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
     rows.append(navigation)
     if screen.laws:
         rows.append([InlineKeyboardButton("📖 Law text", callback_data=LawText(*at).encode())])
+    if screen.poll:
+        rows.append([InlineKeyboardButton("📊 Poll players", callback_data=PollPlayers(*at).encode())])
     return InlineKeyboardMarkup(rows)
 
 

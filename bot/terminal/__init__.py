@@ -15,12 +15,14 @@ from collections.abc import Awaitable, Callable
 from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_replies
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
-from bot.dialogs.render import answer_words, description_line
+from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.rulings import RulingRecord, Rulings
+from bot.rulings.polls import STEPS, Polls, poll_question
+from bot.rulings.settings import rules_lines
 from bot.scoring import ScoringError, service
 from bot.store import Store, StoreBusy, StoreError
 
@@ -52,7 +54,14 @@ The arithmetic (Laws 77-78):
   imps 620 -100   IMPs between the two tables' scores, from the same side (or imps 720, a difference)
   mp 420 420 450 -50   matchpoints and percentages for every score on a board
   deal N:AKQ2.J98.T87.654 …   double-dummy tricks and the par contract of a deal (PBN, or 4 hands N E S W;
-                  then dealer S, vul NS|EW|all|none if you know them)"""
+                  then dealer S, vul NS|EW|all|none if you know them)
+Club rules (the regulations a chart question shows or is answered by: knowledge/authorities.yaml):
+  rules           the rules your next ruling follows (your club's, else the WBF's)
+  club new NAME   create a club;   club ID authority WBF|ACBL|EBU|other   its regulating authority
+  club ID rules   its rules;       club ID set KEY VALUE   override one (club 1 set opening_lead_face up)
+Polling players (at a question about a logical alternative, Law 16B1):
+  poll HAND | AUCTION | CALL, CALL   the neutral question to read to the players you poll
+  votes N N …     how many chose each call: closes the poll and records it with the ruling"""
 
 
 def screen_text(book: LawBook, screen: Screen) -> str:
@@ -65,8 +74,15 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.append("PARKED — " + screen.text)
     else:
         lines.append(screen.text)
+    if screen.from_settings:
+        lines.insert(1, settings_line(screen.from_settings, "type 'history', then 'change N' to correct one"))
     if screen.from_description:
         lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
+    if screen.regulation:
+        lines.append(f"  [{screen.regulation}]")
+    lines += [f"  Poll: {result}" for result in screen.polled]
+    if screen.poll:
+        lines.append("  (type 'poll HAND | AUCTION | CALL, CALL' to poll players)")
     if screen.help:
         lines.append(f"  ({screen.help})")
     if screen.reference:
@@ -106,6 +122,7 @@ class TerminalChat:
     ) -> None:
         self.dialogs = dialogs
         self.rulings = rulings or Rulings(dialogs.store, dialogs)  # starts charts: a club director's are filed
+        self.polls = Polls(dialogs.store, dialogs)
         self.book = book
         self.owner = owner
         self.replies = replies or build_replies(book, dialogs.charts, matcher)
@@ -166,6 +183,10 @@ class TerminalChat:
             "side": self._detail("non_offenders"),
             "event": self._detail("event"),
             "note": self._note,
+            "rules": self._rules,
+            "poll": self._poll,
+            "votes": self._votes,
+            "club": self._club,
             "appeal": self._appeal,
             "score": self._arithmetic(service.score_text),
             "imps": self._arithmetic(service.imps_text),
@@ -384,6 +405,58 @@ class TerminalChat:
             f"Appeal lodged on ruling {record.session_id}; it is in the ruling's record "
             f"('python3 -m bot export {record.session_id}' prints it for the committee)."
         )
+
+    async def _poll(self, rest: str) -> str:
+        """poll HAND | AUCTION | CALL, CALL…: the question to read out to the players, neutrally."""
+        screen = self._current()
+        parts = [part.strip() for part in rest.split("|")]
+        if len(parts) != 3:
+            return "Use: poll HAND | AUCTION | CALL, CALL (poll ♠KQ8765 ♥3 ♦A92 ♣K54 | 1♠ (2♥) 2♠ (3♥) ? | Pass, 3♠)"
+        poll = await self.polls.draft(self.owner, screen.session_id, "terminal")
+        for step, text in zip(STEPS, parts, strict=True):
+            poll = await self.polls.fill(self.owner, poll.id, step, text)
+        poll = await self.polls.opened(self.owner, poll.id, "terminal")
+        calls = "\n".join(f"  {n}. {call}" for n, call in enumerate(poll.calls, start=1))
+        example = " ".join("0" for _ in poll.calls)
+        question = poll_question(poll, self.polls.ending(poll))
+        return (
+            f"Read this to each player you poll (nothing about the hesitation):\n  {question}"
+            f"\n{calls}\nThen type the number who chose each call, in order: votes {example}"
+        )
+
+    async def _votes(self, rest: str) -> str:
+        """votes N N …: the counts of the ruling's open poll, which closes it and records the result."""
+        screen = self._current()
+        running = [p for p in await self.dialogs.store.polls_of(screen.session_id) if p.opened and not p.closed]
+        counts = [int(word) for word in rest.split() if word.isascii() and word.isdigit()]
+        if not running:
+            return "No poll is open on this ruling: type 'poll HAND | AUCTION | CALL, CALL' first."
+        if len(counts) != len(rest.split()):
+            return "Type one whole number for each call, in order: votes 6 3"
+        _poll, said = await self.polls.close(self.owner, running[-1].id, counts)
+        return f"Poll recorded: {said}\n\n" + self.show(await self.dialogs.screen(self.owner, screen.session_id))
+
+    async def _rules(self, _rest: str) -> str:
+        return "\n".join(rules_lines(await self.rulings.rules_for(self.owner)))
+
+    async def _club(self, rest: str) -> str:
+        """club new NAME | club ID authority A | club ID rules | club ID set KEY VALUE"""
+        words = rest.split()
+        if words[:1] == ["new"] and len(words) > 1:
+            club_id = await self.rulings.create_club(self.owner, " ".join(words[1:]))
+            return f"Club {club_id} created; you administer it. Set its authority: club {club_id} authority ACBL."
+        club_id = parse_id(words[0]) if words else None
+        action, values = (words[1], words[2:]) if club_id is not None and len(words) > 1 else ("", [])
+        if club_id is not None and action == "rules" and not values:
+            club, settings = await self.rulings.club_rules(self.owner, club_id)
+            return "\n".join([f"Club {club.id} ({club.name}), {club.authority}:", *rules_lines(settings)])
+        if club_id is not None and action == "authority" and len(values) == 1:
+            await self.rulings.set_authority(self.owner, club_id, values[0])
+            return f"Club {club_id} follows {values[0]} now."
+        if club_id is not None and action == "set" and len(values) >= 2:
+            await self.rulings.set_club_setting(self.owner, club_id, values[0], " ".join(values[1:]))
+            return f"Club {club_id}: {values[0]} set."
+        return "Use: club new NAME · club ID authority WBF|ACBL|EBU|other · club ID rules · club ID set KEY VALUE"
 
 
 DETAILS = {

@@ -1,0 +1,133 @@
+"""The regulations a club follows: its regulating authority's (``knowledge/authorities.yaml``), each of which the
+club may override; a director filed under no club follows the WBF's, and the screen says so.
+
+The dialog service receives these as ``Setting`` values when a chart starts; it never reads a club."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from bot.dialogs import DialogError
+from bot.dialogs.regulations import AUTHORITIES_FILE, Regulation, Setting, load_regulations
+from bot.laws.book import read_yaml
+from bot.store import Club
+
+DEFAULT_AUTHORITY = "WBF"
+NO_CLUB = "WBF default (you direct for no club)"
+OTHER_SETTINGS = ("language", "appeal_deposit", "poll_votes", "poll_minutes", "poll_share")  # named by no chart
+NUMBERS = {"poll_votes": (2, 100), "poll_minutes": (1, 10), "poll_share": (1, 100)}
+LANGUAGES = ("en", "th")
+TEXT_LIMIT = 200
+MINUTES = (5, 7 * 24 * 60)
+# Club settings stored under an earlier name: read as the regulation they became.
+RENAMED = {"face_down_opening_leads": "opening_lead_face"}
+
+
+class SettingError(DialogError):
+    """A value a setting cannot take; the message is one line fit for the user."""
+
+
+@cache
+def authorities() -> dict[str, dict[str, Any]]:
+    """Regulating-authority defaults from ``knowledge/authorities.yaml``."""
+    return read_yaml(AUTHORITIES_FILE)["authorities"]
+
+
+@cache
+def club_defaults() -> dict[str, Any]:
+    """What a club starts with besides its authority's rules (its polls' limits)."""
+    return read_yaml(AUTHORITIES_FILE)["club_defaults"]
+
+
+def settable() -> tuple[str, ...]:
+    """Every setting an administrator may change: the regulations, then the rest."""
+    return (*load_regulations(), *OTHER_SETTINGS)
+
+
+def check_setting(key: str, value: str) -> str | int:
+    """The value to store for ``key``, or SettingError saying in one line what is allowed."""
+    regulation = load_regulations().get(key)
+    text = " ".join(value.split())
+    if regulation is not None:
+        return _check_regulation(regulation, text)
+    if key == "language":
+        if text.lower() not in LANGUAGES:
+            raise SettingError(f"The language is {' or '.join(LANGUAGES)}.")
+        return text.lower()
+    if key in NUMBERS:
+        low, high = NUMBERS[key]
+        if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+            raise SettingError(f"{key} is a whole number from {low} to {high}.")
+        return int(text)
+    if key in OTHER_SETTINGS:
+        return _check_text(key, text)
+    raise SettingError(f"A club setting is one of {', '.join(settable())}.")
+
+
+def _check_regulation(regulation: Regulation, text: str) -> str | int:
+    match regulation.kind:
+        case "choice":
+            if text.lower() not in regulation.values:
+                allowed = "; ".join(f"{v} ({words})" for v, words in regulation.values.items())
+                raise SettingError(f"{regulation.name} is one of: {allowed}.")
+            return text.lower()
+        case "minutes":
+            low, high = MINUTES
+            if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+                raise SettingError(f"{regulation.name} is a number of minutes from {low} to {high}.")
+            return int(text)
+    return _check_text(regulation.name, text)
+
+
+def _check_text(key: str, text: str) -> str:
+    if not text or len(text) > TEXT_LIMIT:
+        raise SettingError(f"{key} is a few words (at most {TEXT_LIMIT} characters).")
+    return text
+
+
+def _club_value(club: Club, name: str) -> str | None:
+    """The club's own value for a regulation, if it set a valid one (a value no longer allowed is ignored)."""
+    stored = club.settings.get(name)
+    if stored is None:
+        old = next((key for key, new in RENAMED.items() if new == name and key in club.settings), None)
+        stored = ("down" if club.settings[old] else "up") if old else None
+    if stored is None:
+        return None
+    try:
+        return str(check_setting(name, str(stored)))
+    except SettingError:
+        return None
+
+
+def regulation_settings(club: Club | None) -> dict[str, Setting]:
+    """The value of every regulation for a ruling filed under ``club`` (or under none), with the line a screen
+    shows for it and its source."""
+    table = authorities()
+    authority = club.authority if club and club.authority in table else DEFAULT_AUTHORITY
+    label = club.authority if club else NO_CLUB
+    defaults = table[authority]["regulations"]
+    settings: dict[str, Setting] = {}
+    for name, regulation in load_regulations().items():
+        own = _club_value(club, name) if club else None
+        if own is not None and club is not None:
+            settings[name] = Setting(name, own, f"{club.name}: {regulation.words(own)}", f"set by club {club.id}")
+            continue
+        value = str(defaults[name]["value"])
+        settings[name] = Setting(name, value, f"{label}: {regulation.words(value)}", str(defaults[name]["source"]))
+    return settings
+
+
+def club_settings(club: Club | None) -> dict[str, Any]:
+    """A club's settings as plain values: its authority's defaults, overridden by what the club set."""
+    table = authorities()
+    base = table.get(club.authority if club else DEFAULT_AUTHORITY, table["other"])
+    flat = dict(club_defaults())
+    flat.update({key: value for key, value in base.items() if key != "regulations"})
+    flat.update({name: entry["value"] for name, entry in base["regulations"].items()})
+    return {**flat, **(club.settings if club else {})}
+
+
+def rules_lines(settings: dict[str, Setting]) -> list[str]:
+    """One line per regulation for a phone or a terminal: its name (what ``set`` takes), what it says, its source."""
+    return [f"{name} — {setting.shown} ({setting.source})" for name, setting in settings.items()]

@@ -1,0 +1,158 @@
+"""Polls of players on Telegram (Law 16B1): the *Poll players* button at a logical-alternative question, the
+three prompts (hand, auction, calls), the anonymous native poll in the club's panel chat (or this chat), and the
+``poll`` updates that count it until it closes. Every step's state is in the store or in the prompt the director
+replies to, so a restart loses nothing; who may close or read a poll is decided by ``bot.rulings.polls``."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from telegram import ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.dialogs import DialogError
+from bot.rulings.polls import PROMPTS, STEPS, PollError, Polls, next_step, poll_question
+from bot.store import PollRow
+from bot.telegram.callbacks import PollClose, PollPlayers, PollRead, Press
+from bot.telegram.render import esc
+
+if TYPE_CHECKING:
+    from bot.telegram.app import TelegramFrontEnd
+
+log = logging.getLogger(__name__)
+POLL_PROMPT = "Poll {poll} for ruling {sid}, step {number} of 3 ({step}): {prompt}"
+_PROMPT = re.compile(r"^Poll (\d+) for ruling (\d+), step \d of 3 \((hand|auction|calls)\):")
+OPEN_PERIOD_LIMIT = 600  # seconds: the longest a Telegram poll closes by itself
+
+
+class PollHandlers:
+    """Buttons, prompts and poll updates for polls of players."""
+
+    def __init__(self, front: TelegramFrontEnd, polls: Polls) -> None:
+        self.front = front
+        self.polls = polls
+
+    def press_handlers(self) -> dict[type[Press], Callable[[Update, Any], Awaitable[str | None]]]:
+        return {PollPlayers: self._start, PollClose: self._close, PollRead: self._read}
+
+    async def _start(self, update: Update, press: PollPlayers) -> None:
+        owner = self.front.owner(update)
+        screen = await self.front.dialogs.screen(owner, press.session)
+        if screen.step != press.step or screen.question != press.question:
+            raise DialogError("That button is from an earlier question.")
+        poll = await self.polls.draft(owner, press.session, self.front.chat(update))
+        await self._ask(update, poll)
+
+    async def _ask(self, update: Update, poll: PollRow) -> None:
+        step = next_step(poll) or "calls"
+        text = POLL_PROMPT.format(
+            poll=poll.id, sid=poll.session_id, number=STEPS.index(step) + 1, step=step, prompt=PROMPTS[step]
+        )
+        await self.front.reply(update, esc(text), ForceReply(selective=True))
+
+    async def on_reply(self, update: Update) -> bool:
+        """A reply to one of the poll's prompts; True when it was one."""
+        message = update.effective_message
+        prompt = message.reply_to_message if message else None
+        found = (
+            _PROMPT.match(prompt.text or "")
+            if prompt is not None and prompt.from_user and prompt.from_user.is_bot
+            else None
+        )
+        if message is None or found is None:
+            return False
+        owner = self.front.owner(update)
+        try:
+            poll = await self.polls.fill(owner, int(found.group(1)), found.group(3), message.text or "")
+        except DialogError as exc:
+            await self.front.reply(update, esc(str(exc)))
+            if isinstance(exc, PollError):  # asked again, so the next reply goes to the prompt
+                await self._ask(update, await self.polls.own(owner, int(found.group(1))))
+            return True
+        if next_step(poll) is not None:
+            await self._ask(update, poll)
+        else:
+            await self._send(update, poll)
+        return True
+
+    async def _send(self, update: Update, poll: PollRow) -> None:
+        """Post the poll, anonymous, where the club's panel reads it (else in this chat)."""
+        panel = await self.polls.panel_chat(poll)
+        target = panel or poll.reply_chat or self.front.chat(update)
+        seconds = poll.minutes * 60
+        try:
+            sent = await update.get_bot().send_poll(
+                int(target or 0),
+                poll_question(poll, self.polls.ending(poll)),
+                list(poll.calls),
+                is_anonymous=True,
+                open_period=seconds if seconds <= OPEN_PERIOD_LIMIT else None,
+            )
+        except TelegramError:
+            log.info("a poll could not be posted")
+            await self.front.reply(
+                update,
+                f"I cannot post poll {poll.id} in the panel's chat (am I a member there?). Nothing was sent.",
+            )
+            return
+        assert sent.poll is not None
+        await self.polls.opened(poll.owner, poll.id, str(sent.chat_id), sent.message_id, sent.poll.id)
+        where = "the club's panel" if panel else "this chat"
+        keyboard = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton("📊 Results so far", callback_data=PollRead(poll.id).encode()),
+                    InlineKeyboardButton("⏹ Close now", callback_data=PollClose(poll.id).encode()),
+                ]
+            ]
+        )
+        await self.front.reply(
+            update,
+            f"📊 Poll {poll.id} is in {where}; it closes after {poll.max_votes} votes or {poll.minutes} minutes. "
+            "The players read only the hand, the auction and the calls.",
+            keyboard,
+        )
+
+    async def on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """New counts of a poll (Telegram sends them to the bot that posted it); close it when it is due."""
+        native = update.poll
+        if native is None:
+            return
+        poll = await self.polls.counted(native.id, [option.voter_count for option in native.options])
+        if poll is None or poll.closed is not None or not (native.is_closed or self.polls.due(poll)):
+            return
+        counts = list(poll.counts)
+        if not native.is_closed and poll.chat and poll.message_id:
+            try:
+                stopped = await context.bot.stop_poll(int(poll.chat), poll.message_id)
+                counts = [option.voter_count for option in stopped.options]
+            except TelegramError:
+                log.info("a poll could not be stopped; its counts so far are recorded")
+        closed, said = await self.polls.close(None, poll.id, counts)
+        if closed.reply_chat:
+            await context.bot.send_message(
+                int(closed.reply_chat),
+                esc(f"📊 Poll {closed.id} for ruling {closed.session_id} closed: {said}"),
+            )
+
+    async def _close(self, update: Update, press: PollClose) -> str:
+        owner = self.front.owner(update)
+        poll = await self.polls.own(owner, press.poll)
+        counts = list(poll.counts)
+        if poll.opened is not None and poll.closed is None and poll.chat and poll.message_id:
+            try:
+                stopped = await update.get_bot().stop_poll(int(poll.chat), poll.message_id)
+                counts = [option.voter_count for option in stopped.options]
+            except TelegramError:
+                log.info("a poll could not be stopped; its counts so far are recorded")
+        _poll, said = await self.polls.close(owner, press.poll, counts)
+        await self.front.reply(update, esc(f"📊 Poll {press.poll} closed: {said}"))
+        return "Poll closed."
+
+    async def _read(self, update: Update, press: PollRead) -> str:
+        _poll, said = await self.polls.read(self.front.owner(update), press.poll)
+        return said[:190]
