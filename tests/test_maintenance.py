@@ -150,9 +150,9 @@ def test_restore_checks_the_whole_schema_before_replacing_anything(tmp_path: Pat
 
 
 async def test_a_store_waits_for_a_restore_then_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.store
+    import bot.store.database
 
-    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(bot.store.database, "BUSY_TIMEOUT_MS", 100)
     database = tmp_path / "bot.sqlite3"
     await _fill(database, "live", count=1)
     restoring = take_lock(database, exclusive=True)
@@ -311,9 +311,9 @@ def test_a_damaged_database_at_startup_is_one_line(tmp_path: Path, make, says: s
 async def test_a_locked_database_at_startup_is_not_called_damaged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.store
+    import bot.store.database
 
-    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(bot.store.database, "BUSY_TIMEOUT_MS", 100)
     database = tmp_path / "bot.sqlite3"
     await _fill(database, "live", count=1)
     other = sqlite3.connect(database, isolation_level=None)

@@ -48,9 +48,9 @@ async def test_an_answer_is_on_disk_when_answer_returns(dialogs: Dialogs, store:
 async def test_a_press_stays_on_the_loop_thread_whether_its_session_is_in_memory_or_on_disk(
     tmp_path: Path, demo_charts: dict[str, Chart], hops: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.store
+    import bot.store.database
 
-    monkeypatch.setattr(bot.store, "RECENT_SESSIONS", 1)
+    monkeypatch.setattr(bot.store.database, "RECENT_SESSIONS", 1)
     store = await Store.open(tmp_path / "bot.sqlite3")
     dialogs = Dialogs(store, demo_charts)
     first = await dialogs.start("alice", "demo-main")
@@ -116,9 +116,9 @@ async def test_racing_presses_for_one_step_store_exactly_one(store: Store) -> No
 async def test_answers_reach_the_database_file_itself_off_the_press_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.store
+    import bot.store.database
 
-    monkeypatch.setattr(bot.store, "CHECKPOINT_EVERY", 8)
+    monkeypatch.setattr(bot.store.database, "CHECKPOINT_EVERY", 8)
     path = tmp_path / "bot.sqlite3"
     store = await Store.open(path)
     session = await store.create_session("alice", None, "demo-main", 1, {}, Position("open", 0, ""))

@@ -171,9 +171,9 @@ async def test_a_database_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
 async def test_a_locked_database_is_reported_and_loses_nothing(
     tmp_path: Path, demo_charts: dict[str, Chart], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.store
+    import bot.store.database
 
-    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(bot.store.database, "BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "bot.sqlite3"
     store = await Store.open(path)
     dialogs = Dialogs(store, demo_charts)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from bot.store import BUSY_TIMEOUT_MS, MIGRATIONS, SCHEMA_VERSION, checkpoint, lock_path, take_lock
+from bot.store.database import BUSY_TIMEOUT_MS, checkpoint, lock_path, take_lock
+from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 
 class MaintenanceError(Exception):
