@@ -28,7 +28,7 @@ from bot.dialogs import DialogError, Dialogs, load_charts
 from bot.dialogs.scenario import NamedAnswers, UnnamedAnswer, answer_key
 from bot.laws import load_lawbook
 from bot.matching import build_matcher, chart_entries
-from bot.store import Store
+from bot.store import EventKind, Store
 
 OWNER = "taps"
 MAX_TAPS = 60  # a scenario still walking after this many has gone astray
@@ -179,7 +179,7 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
         problems.append(str(exc))
     # Answers taken from the description (at the start or as the walk went on) must be the scenario's own.
     _row, _walk, events = await dialogs.inspect(screen.session_id)
-    prefilled = [e.data for e in events if e.kind == "answer" and e.data.get("source") == "description"]
+    prefilled = [e.data for e in events if e.kind == EventKind.ANSWER and e.data.get("source") == "description"]
     problems += [
         problem
         for data in prefilled

@@ -26,6 +26,7 @@ from bot.dialogs.model import (
     choices,
     prompt,
 )
+from bot.store.records import Status
 
 
 class StaleAnswer(Exception):
@@ -118,8 +119,8 @@ class Walk:
         return not self.finished and isinstance(self.node, Park)
 
     @property
-    def status(self) -> str:
-        return "finished" if self.finished else "parked" if self.parked else "open"
+    def status(self) -> Status:
+        return Status.FINISHED if self.finished else Status.PARKED if self.parked else Status.OPEN
 
     def copy(self) -> Walk:
         """An independent walk at the same place: taking a step on the copy leaves this one as it was."""

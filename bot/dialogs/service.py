@@ -21,7 +21,7 @@ from bot.dialogs.model import Chart, Node, Park, Question, Ruling, choices, prom
 from bot.dialogs.regulations import SOURCE as SETTING
 from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
 from bot.dialogs.render import outcome_texts, ruling_notes
-from bot.store import Conflict, Event, Position, SessionRow, Store
+from bot.store import Conflict, Event, EventKind, Position, SessionRow, Status, Store
 
 
 class DialogError(Exception):
@@ -86,7 +86,7 @@ class Screen:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == Status.FINISHED
 
     @property
     def prefilled(self) -> tuple[Answered, ...]:
@@ -136,7 +136,7 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
     for event in events:
         data = event.data
         match event.kind:
-            case "answer" | "resume":
+            case EventKind.ANSWER | EventKind.RESUME:
                 steps.append(
                     Step(
                         data["chart"],
@@ -147,12 +147,12 @@ def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step
                         data.get("basis", ""),
                     )
                 )
-            case "back" | "reopen":
+            case EventKind.BACK | EventKind.REOPEN:
                 if steps:
                     steps.pop()
-            case "restart":
+            case EventKind.RESTART:
                 steps = []
-            case "change":
+            case EventKind.CHANGE:
                 steps = engine.change(chart_id, steps, int(data["index"]), data["option"])
     return steps
 
@@ -219,7 +219,7 @@ class Dialogs:
             if step is None:
                 break
             self.engine.take(walk, step)
-            taken.append(("answer", step.as_data()))
+            taken.append((EventKind.ANSWER, step.as_data()))
         return taken
 
     async def screen(self, owner: str, session_id: int) -> Screen:
@@ -249,7 +249,7 @@ class Dialogs:
             self.engine.take(walk, picked)
         except StaleAnswer as exc:
             raise Stale("That is not an option here.", self._view(row, walk, events)) from exc
-        kind = "resume" if isinstance(node, Park) else "answer"
+        kind = EventKind.RESUME if isinstance(node, Park) else EventKind.ANSWER
         taken = self._prefill(walk, _started(events))
         return await self._record(row, events, walk, [(kind, picked.as_data()), *taken])
 
@@ -265,12 +265,12 @@ class Dialogs:
         if not walk.steps:
             raise Stale("This is the first question: there is nothing to undo.", self._view(row, walk, events))
         walk = self.engine.walk(row.chart_id, walk.steps[:-1])
-        return await self._record(row, events, walk, [("back", {})])
+        return await self._record(row, events, walk, [(EventKind.BACK, {})])
 
     async def restart(self, owner: str, session_id: int) -> Screen:
         row, _walk, events = await self._load(owner, session_id)
         walk = self.engine.begin(row.chart_id)
-        return await self._record(row, events, walk, [("restart", {}), *self._prefill(walk, _started(events))])
+        return await self._record(row, events, walk, [(EventKind.RESTART, {}), *self._prefill(walk, _started(events))])
 
     async def reopen(self, owner: str, session_id: int, number: int) -> Screen:
         """The question of answer ``number`` (1-based), to be answered again with ``change``."""
@@ -297,14 +297,18 @@ class Dialogs:
             raise Stale("That answer cannot be changed that way.", self._view(row, walk, events)) from exc
         changed = self.engine.walk(row.chart_id, steps)
         taken = self._prefill(changed, _started(events))
-        return await self._record(row, events, changed, [("change", {"index": number - 1, "option": option}), *taken])
+        return await self._record(
+            row, events, changed, [(EventKind.CHANGE, {"index": number - 1, "option": option}), *taken]
+        )
 
     async def cancel(self, owner: str, session_id: int) -> None:
         """Abandon an unfinished session; its log is kept, it no longer appears among open sessions."""
         row, walk, events = await self._load(owner, session_id)
-        if walk.finished or row.status == "cancelled":
+        if walk.finished or row.status == Status.CANCELLED:
             raise DialogError(f"Session {session_id} is not open.")
-        await self.store.append(row.id, len(events), [("cancel", {})], Position("cancelled", len(walk.steps), ""))
+        await self.store.append(
+            row.id, len(events), [(EventKind.CANCEL, {})], Position(Status.CANCELLED, len(walk.steps), "")
+        )
 
     async def reopen_ruling(self, owner: str, session_id: int) -> Screen:
         """A finished ruling taken up again by its director at its last question; the first outcome stays
@@ -313,7 +317,7 @@ class Dialogs:
         if not walk.finished:
             raise DialogError(f"Session {session_id} is not finished: continue it with resume.")
         walk = self.engine.walk(row.chart_id, walk.steps[:-1])
-        return await self._record(row, events, walk, [("reopen", {})])
+        return await self._record(row, events, walk, [(EventKind.REOPEN, {})])
 
     async def note(self, session_id: int, kind: str, data: dict[str, Any]) -> None:
         """Add an event that does not move the dialogue (annotation, share, appeal, decision).
@@ -333,7 +337,7 @@ class Dialogs:
                     raise
 
     async def sessions(
-        self, owner: str, statuses: tuple[str, ...] = ("open", "parked"), limit: int = 20
+        self, owner: str, statuses: tuple[Status, ...] = (Status.OPEN, Status.PARKED), limit: int = 20
     ) -> list[SessionInfo]:
         rows = await self.store.sessions(owner, statuses, limit)
         return [SessionInfo(r.id, r.chart_id, self._title(r.chart_id), r.status, r.step, r.updated) for r in rows]
@@ -391,10 +395,10 @@ class Dialogs:
         self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]
     ) -> Screen:
         """Store the action, plus a marker when the session parks or ends (the record's timestamps)."""
-        if row.status == "cancelled":
+        if row.status == Status.CANCELLED:
             raise DialogError(f"Session {row.id} was cancelled; start the chart again.")
         if walk.parked:
-            new.append(("park", {"node": walk.node.id}))
+            new.append((EventKind.PARK, {"node": walk.node.id}))
         elif walk.finished:
             new.append(
                 (
@@ -419,7 +423,9 @@ class Dialogs:
         screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(_started(events).get("settings")))
         if walk.finished:
             return screen
-        polled = tuple(str(e.data["said"]) for e in events if e.kind == "poll" and e.data.get("node") == screen.where)
+        polled = tuple(
+            str(e.data["said"]) for e in events if e.kind == EventKind.POLL and e.data.get("node") == screen.where
+        )
         return replace(screen, polled=polled) if polled else screen
 
     def _screen(
@@ -470,8 +476,8 @@ def _started(events: list[Event]) -> Mapping[str, Any]:
     """What the session was started with: the director's words and the settings, if any (its start event).
     The words gain the event's name once the record has one ("Tuesday pairs" says the form of contest, which
     a ruling's words depend on)."""
-    start = dict(events[0].data) if events and events[0].kind == "start" else {}
-    named = [str(e.data["event"]) for e in events if e.kind == "annotate" and e.data.get("event")]
+    start = dict(events[0].data) if events and events[0].kind == EventKind.START else {}
+    named = [str(e.data["event"]) for e in events if e.kind == EventKind.ANNOTATE and e.data.get("event")]
     if named:
         start["description"] = ". ".join(text for text in (start.get("description"), named[-1]) if text)
     return start

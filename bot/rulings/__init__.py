@@ -19,7 +19,7 @@ from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
 from bot.laws.refs import law_number
 from bot.rulings.settings import authorities, check_setting, club_settings, regulation_settings
-from bot.store import Club, Event, Forgotten, Store
+from bot.store import Club, Event, EventKind, Forgotten, Status, Store
 
 __all__ = ["authorities", "club_settings"]  # kept importable from here: the settings moved to bot.rulings.settings
 
@@ -109,7 +109,7 @@ class RulingRecord:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        return self.status == Status.FINISHED
 
     @property
     def current(self) -> Version | None:
@@ -139,15 +139,15 @@ def build_record(
     for event in events:
         data = event.data
         match event.kind:
-            case "annotate":
+            case EventKind.ANNOTATE:
                 annotations.update({k: str(v) for k, v in data.items() if k in ANNOTATIONS and v is not None})
             case "ruling":
                 versions.append(Version(event.at, tuple(data.get("texts", ())), tuple(data.get("laws", ()))))
-            case "appeal":
+            case EventKind.APPEAL:
                 appeals.append(Appeal(event.at, str(data["by"]), str(data["reason"]), str(data.get("name", ""))))
-            case "decision":
+            case EventKind.DECISION:
                 decisions.append(Decision(event.at, str(data["by"]), data["outcome"], data["deposit"], data["text"]))
-            case "poll":
+            case EventKind.POLL:
                 polls.append(
                     PollResult(
                         float(data["opened"]),
@@ -174,7 +174,7 @@ def build_record(
         appeals=tuple(appeals),
         decisions=tuple(decisions),
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
-        description=str(events[0].data.get("description", "")) if events and events[0].kind == "start" else "",
+        description=str(events[0].data.get("description", "")) if events and events[0].kind == EventKind.START else "",
         polls=tuple(polls),
     )
 
@@ -220,7 +220,7 @@ class Rulings:
                 raise RulingError("A note holds at most 1,000 characters.")
             clean[name] = text.upper() if name in ("offender", "non_offenders") else text
         if clean:
-            await self.dialogs.note(session_id, "annotate", clean)
+            await self.dialogs.note(session_id, EventKind.ANNOTATE, clean)
         return await self.record(session_id)
 
     async def start(
@@ -255,7 +255,7 @@ class Rulings:
         await self.own(owner, session_id)
         if to == owner:
             raise RulingError("That ruling is already yours.")
-        await self.dialogs.note(session_id, "handover", {"from": owner, "to": to})
+        await self.dialogs.note(session_id, EventKind.HANDOVER, {"from": owner, "to": to})
         await self.store.set_session_owner(session_id, to)
 
     async def filing_club_list(self, user: str) -> list[Club]:
@@ -365,7 +365,7 @@ class Rulings:
             raise RulingError("Share a ruling once it is finished.")
         token = secrets.token_urlsafe(32)
         await self.store.add_share(token, session_id)
-        await self.dialogs.note(session_id, "share", {"token_prefix": token[:6]})
+        await self.dialogs.note(session_id, EventKind.SHARE, {"token_prefix": token[:6]})
         return token
 
     async def revoke(self, owner: str, session_id: int) -> int:
@@ -423,7 +423,7 @@ class Rulings:
         name = " ".join(name.split())[:NAME_LIMIT]
         if name:
             lodged["name"] = name
-        await self.dialogs.note(session_id, "appeal", lodged)
+        await self.dialogs.note(session_id, EventKind.APPEAL, lodged)
         return await self.record(session_id)
 
     async def may_decide(self, user: str, record: RulingRecord) -> bool:
@@ -448,7 +448,9 @@ class Rulings:
         if outcome not in OUTCOMES or deposit not in DEPOSITS:
             raise RulingError(f"The decision is one of {', '.join(OUTCOMES)}; the deposit {', '.join(DEPOSITS)}.")
         await self.dialogs.note(
-            session_id, "decision", {"by": user, "outcome": outcome, "deposit": deposit, "text": text.strip()[:2000]}
+            session_id,
+            EventKind.DECISION,
+            {"by": user, "outcome": outcome, "deposit": deposit, "text": text.strip()[:2000]},
         )
         return await self.record(session_id)
 

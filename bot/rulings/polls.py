@@ -11,7 +11,7 @@ import time
 from bot.dialogs import DialogError, Dialogs, NotFound
 from bot.dialogs.model import Question
 from bot.rulings.settings import club_settings
-from bot.store import PollRow, Store
+from bot.store import EventKind, PollRow, Store
 
 HAND_LIMIT = 120
 AUCTION_LIMIT = 120
@@ -164,7 +164,7 @@ class Polls:
         await self.store.update_poll(poll_id, counts=final, closed=now)
         await self.dialogs.note(
             poll.session_id,
-            "poll",
+            EventKind.POLL,
             {
                 "node": poll.node,
                 "question": poll_question(poll, self.ending(poll)),

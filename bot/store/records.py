@@ -3,7 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
+
+
+class Status(StrEnum):
+    """Where a session stands, kept beside its log so lists need no replay (stored as its text)."""
+
+    OPEN = "open"
+    PARKED = "parked"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class EventKind(StrEnum):
+    """What an event in a session's log records (stored as its text). The walk's own events move the
+    dialogue; the others annotate the ruling without moving it."""
+
+    START = "start"
+    ANSWER = "answer"
+    RESUME = "resume"
+    BACK = "back"
+    RESTART = "restart"
+    CHANGE = "change"
+    REOPEN = "reopen"
+    PARK = "park"
+    CANCEL = "cancel"
+    ANNOTATE = "annotate"
+    HANDOVER = "handover"
+    SHARE = "share"
+    APPEAL = "appeal"
+    DECISION = "decision"
+    POLL = "poll"
 
 
 class StoreError(Exception):
@@ -37,7 +68,7 @@ class SessionRow:
     chat: str | None
     chart_id: str
     chart_version: int
-    status: str
+    status: Status
     step: int
     node: str
     created: float
@@ -49,7 +80,7 @@ class SessionRow:
 class Position:
     """Where a session stands after an event, kept beside the log so lists need no replay."""
 
-    status: str
+    status: Status
     step: int
     node: str
 

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from bot.store.database import Database, _fetch
-from bot.store.records import Event, Position, SessionRow, StoreError
+from bot.store.records import Event, EventKind, Position, SessionRow, Status, StoreError
 
 _SESSION_COLUMNS = "id, owner, chat, chart_id, chart_version, status, step, node, created, updated, club_id"
 _EVENTS_OF = "SELECT seq, kind, data, at FROM events WHERE session_id = ? ORDER BY seq"
@@ -50,15 +50,14 @@ class Sessions(Database):
                     (owner, chat, chart_id, chart_version, at.status, at.step, at.node, now, now),
                 ),
                 (
-                    "INSERT INTO events (session_id, seq, kind, data, at)"
-                    " VALUES (last_insert_rowid(), 0, 'start', ?, ?)",
-                    (json.dumps(start, sort_keys=True), now),
+                    "INSERT INTO events (session_id, seq, kind, data, at) VALUES (last_insert_rowid(), 0, ?, ?, ?)",
+                    (EventKind.START, json.dumps(start, sort_keys=True), now),
                 ),
             ]
         )
         assert session_id is not None
         row = SessionRow(session_id, owner, chat, chart_id, chart_version, at.status, at.step, at.node, now, now)
-        self._remember(row, [Event(0, "start", start, now)])
+        self._remember(row, [Event(0, EventKind.START, start, now)])
         return session_id
 
     async def append(
@@ -111,7 +110,7 @@ class Sessions(Database):
         self._remember(row, _events(rows))
         return row
 
-    async def sessions(self, owner: str, statuses: Sequence[str], limit: int = 20) -> list[SessionRow]:
+    async def sessions(self, owner: str, statuses: Sequence[Status], limit: int = 20) -> list[SessionRow]:
         """An owner's sessions in the given states, most recently touched first."""
         marks = ", ".join("?" for _ in statuses)
         rows = await self._read(

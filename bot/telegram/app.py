@@ -50,7 +50,7 @@ from bot.logs import pseudonym
 from bot.matching import Matcher
 from bot.rulings import Rulings
 from bot.rulings.polls import Polls
-from bot.store import StoreBusy, StoreError
+from bot.store import Status, StoreBusy, StoreError
 from bot.telegram.callbacks import (
     Answer,
     Back,
@@ -316,7 +316,7 @@ class TelegramFrontEnd:
         await self.reply(update, "Describe what happened at the table, in your own words.")
 
     async def on_history(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        sessions = await self.dialogs.sessions(self.owner(update), ("finished",), limit=10)
+        sessions = await self.dialogs.sessions(self.owner(update), (Status.FINISHED,), limit=10)
         if not sessions:
             await self.reply(update, "No rulings yet.")
             return
@@ -327,7 +327,7 @@ class TelegramFrontEnd:
         await self.reply(update, "Your recent rulings — tap one to read it again:", InlineKeyboardMarkup(rows))
 
     async def on_resume(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        sessions = await self.dialogs.sessions(self.owner(update), ("open", "parked"), limit=10)
+        sessions = await self.dialogs.sessions(self.owner(update), (Status.OPEN, Status.PARKED), limit=10)
         if not sessions:
             await self.reply(update, "Nothing to resume.")
             return
@@ -343,7 +343,7 @@ class TelegramFrontEnd:
         await self.reply(update, "Open and parked rulings — tap one to continue:", InlineKeyboardMarkup(rows))
 
     async def on_cancel(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        sessions = await self.dialogs.sessions(self.owner(update), ("open",), limit=1)
+        sessions = await self.dialogs.sessions(self.owner(update), (Status.OPEN,), limit=1)
         if not sessions:
             await self.reply(update, "No open ruling to cancel.")
             return

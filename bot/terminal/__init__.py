@@ -24,7 +24,7 @@ from bot.rulings import RulingRecord, Rulings
 from bot.rulings.polls import STEPS, Polls, poll_question
 from bot.rulings.settings import rules_lines
 from bot.scoring import ScoringError, service
-from bot.store import Store, StoreBusy, StoreError
+from bot.store import Status, Store, StoreBusy, StoreError
 
 HELP = """\
 Describe what happened in your own words ("LHO led out of turn"), then type the number of the situation
@@ -324,12 +324,12 @@ class TerminalChat:
             if session_id is None:
                 return "There is no such session. Type 'resume' for the list."
             return self.show(await self.dialogs.resume(self.owner, session_id))
-        return await self._list(("open", "parked"), "Open and parked sessions — type 'resume N':")
+        return await self._list((Status.OPEN, Status.PARKED), "Open and parked sessions — type 'resume N':")
 
     async def _parked(self, _rest: str) -> str:
-        return await self._list(("parked",), "Parked sessions — type 'resume N' to continue one:")
+        return await self._list((Status.PARKED,), "Parked sessions — type 'resume N' to continue one:")
 
-    async def _list(self, statuses: tuple[str, ...], title: str) -> str:
+    async def _list(self, statuses: tuple[Status, ...], title: str) -> str:
         sessions = await self.dialogs.sessions(self.owner, statuses)
         if not sessions:
             return "No sessions waiting."
@@ -343,7 +343,7 @@ class TerminalChat:
     # --- the record: details, notes, appeals (the rulings service decides who may do what) -----------
 
     async def _rulings(self, _rest: str) -> str:
-        sessions = await self.dialogs.sessions(self.owner, ("finished",))
+        sessions = await self.dialogs.sessions(self.owner, (Status.FINISHED,))
         if not sessions:
             return "No rulings yet."
         lines = []
