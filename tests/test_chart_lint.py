@@ -88,6 +88,13 @@ def test_a_ruling_names_its_charts_law_first_or_says_why(book: LawBook) -> None:
     assert any("ruling 'minor' cites 12C1(b) first: name the infringed law first" in p for p in problems(book, first))
     none = BASE.replace('    laws: ["50C"]\n', '    laws: ["12C1(b)"]\n')
     assert any("ruling 'minor' cites none of the chart's own laws (50)" in p for p in problems(book, none))
+    # A remedy many charts share (Law 72C, Law 12) never leads, even when the chart lists it among its laws.
+    remedy = BASE.replace('laws: ["50"]\nkeywords', 'laws: ["50", "72C"]\nkeywords')
+    remedy = remedy.replace('    laws: ["50C"]\n', '    laws: ["72C", "50C"]\n')
+    assert any(
+        "ruling 'minor' cites 72C first: name the infringed law first (one of the chart's own: 50)" in p
+        for p in problems(book, remedy)
+    )
     reason = '    laws: ["12C1(b)"]\n    laws_reason: "The adjustment is the point of this demo."\n'
     assert problems(book, BASE.replace('    laws: ["50C"]\n', reason)) == []
     with pytest.raises(ChartError, match="laws_reason"):  # a reason belongs to a ruling only
