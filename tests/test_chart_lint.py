@@ -88,6 +88,13 @@ def test_a_ruling_names_its_charts_law_first_or_says_why(book: LawBook) -> None:
     assert any("ruling 'minor' cites 12C1(b) first: name the infringed law first" in p for p in problems(book, first))
     none = BASE.replace('    laws: ["50C"]\n', '    laws: ["12C1(b)"]\n')
     assert any("ruling 'minor' cites none of the chart's own laws (50)" in p for p in problems(book, none))
+    # A remedy many charts share (Law 72C, Law 12) never leads, even when the chart lists it among its laws.
+    remedy = BASE.replace('laws: ["50"]\nkeywords', 'laws: ["50", "72C"]\nkeywords')
+    remedy = remedy.replace('    laws: ["50C"]\n', '    laws: ["72C", "50C"]\n')
+    assert any(
+        "ruling 'minor' cites 72C first: name the infringed law first (one of the chart's own: 50)" in p
+        for p in problems(book, remedy)
+    )
     reason = '    laws: ["12C1(b)"]\n    laws_reason: "The adjustment is the point of this demo."\n'
     assert problems(book, BASE.replace('    laws: ["50C"]\n', reason)) == []
     with pytest.raises(ChartError, match="laws_reason"):  # a reason belongs to a ruling only
@@ -115,3 +122,20 @@ def test_charts_that_jump_in_a_circle_are_found(book: LawBook, tmp_path: Path) -
     (tmp_path / "demo-sub.yaml").write_text(sub, encoding="utf-8")
     found = [str(p) for p in lint_charts(read_charts(tmp_path), book).problems]
     assert any("charts jump in a circle: demo-main → demo-sub → demo-main" in p for p in found), found
+
+
+def test_a_dialogue_whose_laws_applied_start_with_a_shared_remedy_is_found(book: LawBook) -> None:
+    """Handing over to the adjusted-score chart without first citing the chart's own law (82C) is a finding."""
+    charts = read_charts()
+    text = (Path(__file__).parents[1] / "dialogs" / "director-error.yaml").read_text(encoding="utf-8")
+    assert lint_charts(charts, book).problems == []
+    unstated = text.replace('    laws: ["82C"]\n    next: adjust\n', '    laws: ["12A3"]\n    next: adjust\n')
+    assert unstated != text
+    charts["director-error"] = parse_chart(unstated, "dialogs/director-error.yaml")
+    found = [str(p) for p in lint_charts(charts, book).problems]
+    assert any("ending at adjusted-score/" in p and "cites 12A3 first" in p for p in found), found
+
+
+def test_a_notes_audience_is_the_table_or_the_director(book: LawBook) -> None:
+    with pytest.raises(ChartError, match="'audience' of node 'reminder' is one of table, director"):
+        problems(book, BASE.replace("    next: card\n", "    audience: players\n    next: card\n", 1))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from conftest import answer
 
+from bot.dialogs.render import outcome_texts
+
 
 def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage() -> None:
     # Seed 001, Law 31 example: South is dealer, North "opens" 1S; not accepted; North later bids a
@@ -40,7 +42,7 @@ def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_
         },
         until="comparable-call/play-on-not-comparable",
     )
-    assert "prohibits the lead of the chosen suit" in state.rulings[-1].text
+    assert "prohibits the lead of one suit" in state.rulings[-1].text
     assert "26B" in state.rulings[-1].laws
     assert not state.finished  # the chart goes on to the end-of-play checks (72C, 16C2)
     state = answer(
@@ -56,7 +58,7 @@ def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_
             "comparable-call/aware": "yes",
         },
     )
-    assert state.finished and "72C" in state.rulings[-1].laws and "adjusted score" in state.rulings[-1].text
+    assert state.finished and "72C" in state.rulings[-1].laws and "score is adjusted" in state.rulings[-1].text
 
 
 def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
@@ -72,10 +74,13 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
         },
     )
     assert state.finished
-    assert "passed at their next turn" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
+    assert "The score stands" in state.rulings[-1].text and state.rulings[-1].laws == ("30A",)
+    # Read aloud in order: the pass cancelled and the offender's pass, the free lead, then the score.
+    aloud = outcome_texts(state)
+    assert "must pass when next it is their turn" in aloud[0] and aloud[-1] == state.rulings[-1].text
     # The lead is free because Law 30A names no restriction, not because of a comparable call.
     free = next(r for r in state.rulings if r.node == "no-restriction-30a")
-    assert "comparable" not in free.text and "Law 30A names no lead restriction" in free.text
+    assert "comparable" not in free.text and "Law 30A names none" in free.text
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
@@ -130,7 +135,8 @@ def test_withdrawn_call_information_is_authorized_for_the_non_offenders() -> Non
 def test_pulled_the_wrong_bidding_card_before_partner_called_no_lead_restrictions() -> None:
     state = answer("change-of-call", {"intent": "unintended", "partner-called": "no", "lho-called": "no"})
     assert state.finished and state.rulings[-1].laws == ("25A1",)
-    assert "lead restrictions of Law 26 do not apply" in state.rulings[-1].text
+    assert "no lead restrictions" in state.rulings[-1].text
+    assert "intended call stands" in " ".join(outcome_texts(state))
 
 
 def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:

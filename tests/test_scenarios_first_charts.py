@@ -8,6 +8,7 @@ from conftest import answer, note
 from bot.dialogs import load_charts
 from bot.dialogs.engine import Engine
 from bot.dialogs.paths import enumerate_paths
+from bot.dialogs.render import outcome_texts
 from bot.dialogs.scenario import UnnamedAnswer
 
 
@@ -123,7 +124,7 @@ def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_den
             "damaged-b1": "no",
         },
     )
-    assert "lowest sufficient bid in the same denomination(s)" in done.rulings[-1].text
+    assert "lowest sufficient bid in the same denomination(s)" in outcome_texts(done)[0]  # read first, then the score
     assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
 
 
@@ -205,7 +206,8 @@ def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_t
             "used-information": "no",
         },
     )
-    assert done.finished and "had to pass for the rest of" in done.rulings[-1].text
+    assert done.finished and "The score stands" in done.rulings[-1].text
+    assert "must pass whenever it is their turn to call for the rest of the auction" in outcome_texts(done)[0]
     assert {"27B3", "72C", "16C2"} <= set(done.rulings[-1].laws)
 
 

@@ -67,7 +67,7 @@ async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> N
         await chat.handle(number)
     ruling = await chat.handle("1")  # LHO had not called over it
     assert ruling.startswith("RULING — ") and "» The player substitutes the call they intended" in ruling
-    assert ruling.index("» The player substitutes") < ruling.index("• An unintended call was replaced")
+    assert ruling.index("» The player substitutes") < ruling.index("• There are no lead restrictions")
 
 
 @pytest.mark.slow

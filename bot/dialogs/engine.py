@@ -76,6 +76,7 @@ class Reached:
     node: str
     text: str
     laws: tuple[str, ...]
+    aloud: bool = True  # read in the ruling; False for a note that is the director's own step
 
 
 @dataclass(slots=True)
@@ -282,7 +283,8 @@ class Engine:
                         )
                     )
                 case Note():
-                    note = Reached(frame.chart.id, node.id, fill(node.note, frame.chart, frame.values), node.laws)
+                    text = fill(node.note, frame.chart, frame.values)
+                    note = Reached(frame.chart.id, node.id, text, node.laws, aloud=node.audience != "director")
                     walk.notes.append(note)
                     walk.passed.append(note)
                     frame.node = node.next

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.dialogs.engine import Engine
 from bot.dialogs.facts import STOPS, load_negations, words
 from bot.dialogs.loader import NODE_ID
 from bot.dialogs.model import (
@@ -18,8 +19,9 @@ from bot.dialogs.model import (
     successors,
     texts,
 )
+from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.regulations import Regulation, load_regulations
-from bot.laws import LawBook, parse_canonical
+from bot.laws import LawBook, Ref, parse_canonical
 from bot.laws.lint import Finding, LintReport
 from bot.laws.summaries import summary_problems
 from bot.laws.wording import wording_problems
@@ -173,26 +175,47 @@ def _check_branch(chart: Chart, node: Branch, out: list[Finding]) -> None:
         out.append(Finding(here, f"branch on {node.branch!r} misses {missing} and has no 'otherwise'"))
 
 
+# Laws that rectify or adjust after many infractions (an adjusted score, awareness of damage, a comparable call,
+# lead restrictions, information from withdrawn calls): a ruling cites them after the law that was broken, so they
+# never lead its laws — unless the chart is about them: its first law (adjusted-score starts with 12), or a whole
+# law it lists that holds them (tempo-and-conduct lists Law 72, which holds 72C).
+REMEDY_LAWS = tuple(
+    ref for text in ("12", "16C", "23", "26", "72C", "86", "88", "89") if (ref := parse_canonical(text))
+)
+
+
+def _within(ref: Ref, laws: list[Ref] | tuple[Ref, ...]) -> bool:
+    return any(law.contains(ref) for law in laws)
+
+
+def own_laws(chart: Chart) -> list[Ref]:
+    """The laws a chart is about, whose infringement its rulings rectify: its laws, less the remedies it only
+    applies (Law 12, 26, 72C …) unless it is about them."""
+    chart_laws = [ref for text in chart.laws if (ref := parse_canonical(text)) is not None]
+    return [law for law in chart_laws if law in chart_laws[:1] or not _within(law, REMEDY_LAWS)]
+
+
 def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -> None:
-    """A ruling names the infringed law first (one of the chart's own laws), then rectification and score
-    adjustment; a ruling that rightly starts elsewhere (a shared chart citing its caller's law) says why."""
+    """A ruling names the infringed law first (one of the chart's own laws, not a remedy such as Law 12 or 72C
+    that many charts share), then rectification and score adjustment; a ruling that rightly starts elsewhere (a
+    shared chart citing its caller's law) says why."""
     here = _where(chart, node)
     if not node.laws:
         out.append(Finding(here, f"ruling {node.id!r} cites no law"))
         return
     if node.laws_reason is not None:
         return
-    own = [ref for text in chart.laws if (ref := parse_canonical(text)) is not None]
+    own = own_laws(chart)
 
     def is_own(text: str) -> bool:
         ref = parse_canonical(text)
-        return ref is not None and any(law.contains(ref) for law in own)
+        return ref is not None and _within(ref, own)
 
     if not any(is_own(text) for text in node.laws):
         out.append(
             Finding(
                 here,
-                f"ruling {node.id!r} cites none of the chart's own laws ({', '.join(chart.laws)}): "
+                f"ruling {node.id!r} cites none of the chart's own laws ({', '.join(str(law) for law in own)}): "
                 "cite the infringed law first, or say why not in 'laws_reason'",
             )
         )
@@ -201,7 +224,7 @@ def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -
             Finding(
                 here,
                 f"ruling {node.id!r} cites {node.laws[0]} first: name the infringed law first (one of the "
-                f"chart's own: {', '.join(chart.laws)}), or say why not in 'laws_reason'",
+                f"chart's own: {', '.join(str(law) for law in own)}), or say why not in 'laws_reason'",
             )
         )
 
@@ -369,4 +392,41 @@ def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
         _check_cues(chart, problems)
         _check_settings(chart, regulations, problems)
     _check_jump_cycles(charts, problems)
+    if not problems:  # the walks below need charts that load and end
+        _check_laws_applied(charts, problems)
     return LintReport(problems, [])
+
+
+def _check_laws_applied(charts: Mapping[str, Chart], out: list[Finding]) -> None:
+    """No dialogue's "Laws applied" starts with a remedy (Law 12, 72C …): a chart that hands the ruling over to a
+    shared chart (an adjusted score) first states its own rectification in a note citing its own law, unless the
+    ruling that leads has a ``laws_reason``. Checked on every path a director can start the chart on."""
+    engine = Engine(charts)
+    for chart in charts.values():
+        own = own_laws(chart)
+        reported: set[tuple[str, str]] = set()
+        for path in enumerate_paths(charts, chart.id):
+            if path.given:
+                continue
+            walk = engine.walk(chart.id, path.steps)
+            laws = engine.ruling_laws(walk)
+            first = parse_canonical(laws[0]) if laws else None
+            if first is None or _within(first, own) or not _within(first, REMEDY_LAWS):
+                continue
+            if any(r.laws[:1] == laws[:1] and _reasoned(charts, r.chart, r.node) for r in walk.rulings):
+                continue
+            last = walk.rulings[-1]
+            if (last.chart, last.node) not in reported:
+                reported.add((last.chart, last.node))
+                out.append(
+                    Finding(
+                        chart.path,
+                        f"a dialogue ending at {last.chart}/{last.node} cites {laws[0]} first: state this chart's "
+                        "rectification in a note citing its own law before handing over",
+                    )
+                )
+
+
+def _reasoned(charts: Mapping[str, Chart], chart_id: str, node_id: str) -> bool:
+    node = charts[chart_id].nodes[node_id]
+    return isinstance(node, Ruling) and node.laws_reason is not None

@@ -180,6 +180,7 @@ def _option(node: yaml.Node, path: str) -> Option:
     return option
 
 
+AUDIENCES = ("table", "director")  # who a note speaks to: read aloud in the ruling, or the director's own step
 _KINDS = ("ask", "ruling", "note", "jump", "park", "repeat", "branch")
 
 
@@ -218,7 +219,10 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
                 **common,
             )
         case "note":
-            built = Note(note=reader.req_text("note"), next=reader.req_text("next"), **common)
+            audience = reader.text("audience", required=False) or "table"
+            if audience not in AUDIENCES:
+                raise ChartError(path, reader.line, f"'audience' of node {node_id!r} is one of {', '.join(AUDIENCES)}")
+            built = Note(note=reader.req_text("note"), next=reader.req_text("next"), audience=audience, **common)
         case "jump":
             built = Jump(
                 jump=reader.req_text("jump"),

@@ -63,6 +63,7 @@ class Ruling(Node):
 class Note(Node):
     note: str
     next: str
+    audience: str = "table"  # "director": the director's own step, shown on its screen but not read in the ruling
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

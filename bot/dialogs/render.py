@@ -45,8 +45,8 @@ def _fact(answered: Answered) -> str:
 def ruling_notes(walk: Walk) -> tuple[str, ...]:
     """What a finished ruling says before its rulings, to be read aloud in the order it happened: every note the
     walk passed (a call cancelled, a partner silenced, a penalty card), each once, though the director saw it
-    questions ago above another screen."""
-    return tuple(dict.fromkeys(reached.text for reached in walk.passed if reached not in walk.rulings))
+    questions ago above another screen; not a note that is the director's own step (``audience: director``)."""
+    return tuple(dict.fromkeys(r.text for r in walk.passed if r.aloud and r not in walk.rulings))
 
 
 def outcome_texts(walk: Walk) -> tuple[str, ...]:
