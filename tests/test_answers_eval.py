@@ -54,11 +54,13 @@ def test_each_kind_of_file_is_measured_as_what_it_holds(replies: Replies, tmp_pa
         [
             {"text": "my partner hesitated, am I barred from bidding?", "deciding": ["16B1"], "kind": "ui"},
             {"text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
+            {"text": "LHO led out of turn", "deciding": ["54A"], "kind": "lead"},
         ],
     )
     measure = measure_file(replies, "q.jsonl", read_rows(questions))
-    assert measure.measure == "questions" and [o.right for o in measure.outcomes] == [True, False]
-    assert measure.right == 0.5 and measure.by_group() == {"lead": (0, 1), "ui": (1, 1)}
+    assert measure.measure == "questions" and [o.right for o in measure.outcomes] == [True, False, False]
+    assert measure.by_group() == {"lead": (0, 2), "ui": (1, 1)}
+    assert [o.chart_fits for o in measure.outcomes] == [False, False, True]  # the situations, the lead's chart first
     routing = _file(
         tmp_path,
         "r.jsonl",
