@@ -4,7 +4,8 @@ Every text goes through the one step the terminal and Telegram share (``Replies.
 so what is measured is what a player would see first. Three kinds of file, told apart by their lines:
 
 * questions, ``{"text": ..., "deciding": ["16B1", "73C1"]}``: the first reply is right when it is an answer
-  (a summary, a term or a law) and a section it cites covers a deciding section (``covers``);
+  (a summary, a term or a law) and a section it cites covers a deciding section (``covers``); a question given
+  the situations first is wrong, and is also counted apart when its first chart is about a deciding law;
 * routing, ``{"text": ..., "route": "answer" | "chart"}``: right when a player's question gets an answer
   (a summary or a term) first and a director's incident gets the situations (or the triage question) first;
 * declines, ``{"text": ...}`` (``"decline": false`` marks a law question worded like advice): a message to
@@ -19,13 +20,13 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bot.answers.replies import DECLINE, Kind, Replies, Reply, build_replies
+from bot.answers.replies import DECLINE, Act, Kind, Replies, Reply, build_replies
 from bot.dialogs import load_charts
 from bot.laws import load_lawbook
-from bot.laws.refs import parse_ref
+from bot.laws.refs import law_number, parse_ref
 from bot.matching import build_matcher, chart_entries
 
 ANSWERS = (Kind.SUMMARY, Kind.DEFINE, Kind.LAW)  # a reply that answers a question in words, citing sections
@@ -57,6 +58,7 @@ class Outcome:
     cites: tuple[str, ...]
     right: bool
     group: str = ""  # the question's own "kind" label, when it has one
+    chart_fits: bool = False  # a question given the situations first: its first chart is about a deciding law
 
 
 def _outcome(text: str, expected: str, reply: Reply, right: bool, group: str = "") -> Outcome:
@@ -67,7 +69,13 @@ def _outcome(text: str, expected: str, reply: Reply, right: bool, group: str = "
 def judge_question(replies: Replies, text: str, deciding: tuple[str, ...], group: str = "") -> Outcome:
     reply = replies.to_text(text)
     right = reply.kind in ANSWERS and any(covers(c, d) for c in reply.cites for d in deciding)
-    return _outcome(text, ", ".join(deciding), reply, right, group)
+    outcome = _outcome(text, ", ".join(deciding), reply, right, group)
+    charts = [o.key for o in reply.offers if o.act is Act.CHART and o.key in replies.charts]
+    if reply.kind is not Kind.SITUATIONS or not charts:
+        return outcome
+    laws = {ref.law for ref in map(parse_ref, deciding) if ref is not None}
+    fits = any(law_number(ref) in laws for ref in replies.charts[charts[0]].laws)
+    return replace(outcome, chart_fits=fits)
 
 
 def judge_route(replies: Replies, text: str, route: str) -> Outcome:
@@ -111,6 +119,9 @@ class Measure:
             "right": round(self.right, 4),
             "first_kind": dict(Counter(o.kind for o in self.outcomes)),
         }
+        if self.measure == "questions":
+            figures["situations_first"] = sum(o.kind == Kind.SITUATIONS.value for o in self.outcomes)
+            figures["situations_first_chart_fits"] = sum(o.chart_fits for o in self.outcomes)
         if self.by_group():
             figures["by_group"] = {g: round(right / n, 4) for g, (right, n) in self.by_group().items()}
         return figures
@@ -197,6 +208,11 @@ def _line(m: Measure) -> str:
     what = {"questions": "first answer cites a deciding section", "routing": "routed right", "declines": "right"}
     kinds = ", ".join(f"{k} {n}" for k, n in Counter(o.kind for o in m.outcomes).most_common())
     line = f"{m.name}: {len(m.outcomes)} {m.measure}, {what[m.measure]} {m.right:.3f} (first replies: {kinds})"
+    if m.measure == "questions":
+        shown = [o for o in m.outcomes if o.kind == Kind.SITUATIONS.value]
+        line += (
+            f"; situations first {len(shown)}, the first chart about a deciding law {sum(o.chart_fits for o in shown)}"
+        )
     if m.measure == "declines":
         declined = [o for o in m.outcomes if o.expected == "decline"]
         kept = [o for o in m.outcomes if o.expected != "decline"]
