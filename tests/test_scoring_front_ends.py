@@ -62,7 +62,20 @@ async def test_the_terminal_chat_answers_the_same(store: Store, demo_charts: dic
     assert await chat.handle("MP 420 420 450 -50") == MP_TABLE
     assert "score 4SX= vul" in await chat.handle("help")
     assert "-110 to NS" in await chat.handle("deal " + BOARD)
+    assert "-110 to NS" in await chat.handle("deal " + BOARD[2:])
+    assert await chat.handle("score pass") == "+0 not vulnerable, +0 vulnerable — passed out, declarer's side"
     assert await chat.handle("deal N:AKQ2") == DEAL_USAGE
+
+
+@pytest.mark.parametrize(
+    "typed", ["score was entered for the wrong pair", "deal was fouled, two cards swapped", "imps adjusted at teams"]
+)
+async def test_a_sentence_starting_with_a_command_word_is_an_incident(
+    typed: str, store: Store, demo_charts: dict[str, Chart]
+) -> None:
+    chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher([]))
+    described = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:other", build_matcher([]))
+    assert await chat.handle(typed) == await described._describe(typed)
 
 
 async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:

@@ -6,6 +6,7 @@ returns the text to show, or raises ``ScoringError`` with the one line to show i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.scoring.contract import parse_result, parse_vulnerability
@@ -18,6 +19,14 @@ SCORE_USAGE = "Write a contract, its result and the vulnerability: 4SX= vul, 3NT
 IMPS_USAGE = "Write the two tables' scores from the same side (imps 620 -100), or one difference (imps 720)."
 MP_USAGE = "Write every score on the board from the same side: mp 420 420 450 -50."
 WORD_LIMIT = 200  # scores on one board; more is a paste gone wrong
+_FIGURES = re.compile(r"[0-9+\-−\[]|pass|[^ ]*[.:]", re.I)  # 4SX=, -100, [Deal …], pass, N:AKQ2…, AKQ2.J98…
+
+
+def reads_as_figures(words: Sequence[str]) -> bool:
+    """Whether the words after score, imps, mp or deal start with figures (4SX=, -100, N:AKQ2.…) rather than
+    the rest of a sentence ("score was entered for the wrong pair", "deal was fouled"): typed without a
+    slash, such a line is an incident to describe, not arithmetic."""
+    return not words or _FIGURES.match(words[0]) is not None
 
 
 def score_text(words: Sequence[str]) -> str:
