@@ -32,6 +32,17 @@ BAD = [
         "Write the two tables' scores from the same side (imps 620 -100), or one difference (imps 720).",
     ),
     (["mp", "420"], "Write every score on the board from the same side: mp 420 420 450 -50."),
+    (["mp", "420", "9" * 5000], "'99999999999999999999' is not a score: write whole points, like 620 or -100."),
+    (["imps", "99999"], "99999 is more than a board can score: at most 20,000 either way."),
+    (
+        ["score", "9" * 5000 + "S=", "nv"],
+        "Cannot read '9999999999999999999999999999999999999999' as a contract: "
+        "write level, strain, X or XX, result (4SX=, 3NT+1, 6H-2).",
+    ),
+    (
+        ["score", "1S-" + "9" * 5000, "nv"],
+        f"Cannot read {('1S-' + '9' * 37)!r} as a contract: write level, strain, X or XX, result (4SX=, 3NT+1, 6H-2).",
+    ),
 ]
 BOARD = "N:AKQ2.J98.T87.654 JT98.AKQ.AKQ.T98 7654.T76.J9.AKQJ 3.5432.65432.732"
 DEAL_USAGE = "A deal is four hands, like N:AKQ2.J98.T87.654 … (North, East, South, West), or a PBN record."
@@ -62,7 +73,20 @@ async def test_the_terminal_chat_answers_the_same(store: Store, demo_charts: dic
     assert await chat.handle("MP 420 420 450 -50") == MP_TABLE
     assert "score 4SX= vul" in await chat.handle("help")
     assert "-110 to NS" in await chat.handle("deal " + BOARD)
+    assert "-110 to NS" in await chat.handle("deal " + BOARD[2:])
+    assert await chat.handle("score pass") == "+0 not vulnerable, +0 vulnerable — passed out, declarer's side"
     assert await chat.handle("deal N:AKQ2") == DEAL_USAGE
+
+
+@pytest.mark.parametrize(
+    "typed", ["score was entered for the wrong pair", "deal was fouled, two cards swapped", "imps adjusted at teams"]
+)
+async def test_a_sentence_starting_with_a_command_word_is_an_incident(
+    typed: str, store: Store, demo_charts: dict[str, Chart]
+) -> None:
+    chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher([]))
+    described = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:other", build_matcher([]))
+    assert await chat.handle(typed) == await described._describe(typed)
 
 
 async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:

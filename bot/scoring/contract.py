@@ -18,7 +18,7 @@ DOUBLINGS = {"": 0, "X": 1, "XX": 2, "*": 1, "**": 2}
 VULNERABLE = {"vul": True, "v": True, "vulnerable": True, "nv": False, "non": False, "nonvul": False, "not": False}
 PASSED_OUT = ("pass", "passed", "passout", "passedout", "p")
 
-_SHAPE = re.compile(r"(?P<level>\d+)(?P<strain>NT|[A-Z♣♦♥♠]*?)(?P<double>XX|X|\*\*|\*)?(?P<result>=|[+-]\d+)?")
+_SHAPE = re.compile(r"(?P<level>\d{1,3})(?P<strain>NT|[A-Z♣♦♥♠]*?)(?P<double>XX|X|\*\*|\*)?(?P<result>=|[+-]\d{1,3})?")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ returns the text to show, or raises ``ScoringError`` with the one line to show i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.scoring.contract import parse_result, parse_vulnerability
@@ -17,7 +18,16 @@ from bot.scoring.score import score
 SCORE_USAGE = "Write a contract, its result and the vulnerability: 4SX= vul, 3NT+1 nv, 6H-2 vul."
 IMPS_USAGE = "Write the two tables' scores from the same side (imps 620 -100), or one difference (imps 720)."
 MP_USAGE = "Write every score on the board from the same side: mp 420 420 450 -50."
+SCORE_LIMIT = 20_000  # beyond any board's score or difference of two (2 × 7,600)
 WORD_LIMIT = 200  # scores on one board; more is a paste gone wrong
+_FIGURES = re.compile(r"[0-9+\-−\[]|pass|[^ ]*[.:]", re.I)  # 4SX=, -100, [Deal …], pass, N:AKQ2…, AKQ2.J98…
+
+
+def reads_as_figures(words: Sequence[str]) -> bool:
+    """Whether the words after score, imps, mp or deal start with figures (4SX=, -100, N:AKQ2.…) rather than
+    the rest of a sentence ("score was entered for the wrong pair", "deal was fouled"): typed without a
+    slash, such a line is an incident to describe, not arithmetic."""
+    return not words or _FIGURES.match(words[0]) is not None
 
 
 def score_text(words: Sequence[str]) -> str:
@@ -49,11 +59,16 @@ def score_text(words: Sequence[str]) -> str:
 
 
 def points(word: str) -> int:
-    """A table score as typed (+620, -100, 420)."""
+    """A table score as typed (+620, -100, 420), at most a board's worth (7NTXX-13 vulnerable is 7,600)."""
     try:
-        return int(word.replace("−", "-"))
+        value = int(word.replace("−", "-")) if len(word) <= 12 else None
     except ValueError:
-        raise ScoringError(f"{word[:20]!r} is not a score: write whole points, like 620 or -100.") from None
+        value = None
+    if value is None:
+        raise ScoringError(f"{word[:20]!r} is not a score: write whole points, like 620 or -100.")
+    if abs(value) > SCORE_LIMIT:
+        raise ScoringError(f"{word[:20]} is more than a board can score: at most {SCORE_LIMIT:,} either way.")
+    return value
 
 
 def imps_text(words: Sequence[str]) -> str:

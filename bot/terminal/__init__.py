@@ -188,10 +188,10 @@ class TerminalChat:
             "votes": self._votes,
             "club": self._club,
             "appeal": self._appeal,
-            "score": self._arithmetic(service.score_text),
-            "imps": self._arithmetic(service.imps_text),
-            "mp": self._arithmetic(service.mp_text),
-            "deal": self._arithmetic(service.deal_text),
+            "score": self._arithmetic("score", service.score_text),
+            "imps": self._arithmetic("imps", service.imps_text),
+            "mp": self._arithmetic("mp", service.mp_text),
+            "deal": self._arithmetic("deal", service.deal_text),
         }
 
     async def _describe(self, text: str) -> str:
@@ -377,13 +377,16 @@ class TerminalChat:
 
         return record_detail
 
-    @staticmethod
-    def _arithmetic(compute: Callable[[list[str]], str]) -> Callable[[str], Awaitable[str]]:
-        """A scoring command: the service's text, or its one line when the input cannot be scored."""
+    def _arithmetic(self, word: str, compute: Callable[[list[str]], str]) -> Callable[[str], Awaitable[str]]:
+        """A scoring command: the service's text, or its one line when the input cannot be scored; a sentence
+        that merely starts with the word ("score was entered for the wrong pair") is described instead."""
 
         async def arithmetic(rest: str) -> str:
+            words = rest.split()
+            if not service.reads_as_figures(words):
+                return await self._describe(f"{word} {rest}")
             try:
-                return compute(rest.split())
+                return compute(words)
             except ScoringError as exc:
                 return str(exc)
 
