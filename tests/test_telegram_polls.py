@@ -97,4 +97,15 @@ async def test_a_poll_telegram_closed_at_its_time_is_recorded_and_an_unreachable
     calls = await director.poll_update(api.vote(poll_id, [2, 1], closed=True))  # Telegram closed it at its time
     assert not [c for c in calls if c.method == "stopPoll"]
     assert "closed: 2 of 3 would choose Pass, 1 of 3 would choose Double" in director.texts(calls)
+
+    await director.press_data(Resume(sid).encode())
+    await director.press("Poll players")
+    for text in ("♠AK ♥2", "1NT (2♠) ?", "Pass, Double"):
+        await director.send(text, reply_to_bot=True)
+    api.vote(f"poll{max(int(p[4:]) for p in api.polls)}", [1, 0])  # a vote the bot has not been told of yet
+    calls = await director.press("Close now")
+    assert [c.method for c in calls if c.method == "stopPoll"] == ["stopPoll"]
+    assert director.alerts(calls) == ["Poll closed."] and "Poll 3 closed: 1 of 1 would choose Pass" in director.texts(
+        calls
+    )
     await app.shutdown()

@@ -19,6 +19,7 @@ from bot.rulings.polls import PROMPTS, STEPS, PollError, Polls, next_step, poll_
 from bot.store import PollRow
 from bot.telegram.callbacks import PollClose, PollPlayers, PollRead, Press
 from bot.telegram.render import esc
+from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
@@ -150,6 +151,7 @@ class PollHandlers:
             except TelegramError:
                 log.info("a poll could not be stopped; its counts so far are recorded")
         _poll, said = await self.polls.close(owner, press.poll, counts)
+        answer_now("Poll closed.")  # ahead of the message, which would otherwise answer the press without it
         await self.front.reply(update, esc(f"📊 Poll {press.poll} closed: {said}"))
         return "Poll closed."
 
