@@ -133,7 +133,10 @@ class PollHandlers:
                 counts = [option.voter_count for option in stopped.options]
             except TelegramError:
                 log.info("a poll could not be stopped; its counts so far are recorded")
-        closed, said = await self.polls.close(None, poll.id, counts)
+        try:
+            closed, said = await self.polls.close(None, poll.id, counts)
+        except PollError:  # another update closed it a moment ago
+            return
         if closed.reply_chat:
             await context.bot.send_message(
                 int(closed.reply_chat),
