@@ -140,6 +140,7 @@ async def test_a_clubs_rule_reaches_its_directors_rulings(store: Store) -> None:
     [
         ("opening_lead_face", "sideways", "opening_lead_face is one of: down (face down); up (face up)."),
         ("correction_period", "soon", "correction_period is a number of minutes from 5 to 10080."),
+        ("appeal_minutes", "3000", "appeal_minutes is a number of minutes from 5 to 1440."),
         ("procedural_penalty", "x" * 201, "procedural_penalty is a few words (at most 200 characters)."),
         ("no_such_rule", "1", "A club setting is one of opening_lead_face, "),
     ],

@@ -23,7 +23,7 @@ OTHER_SETTINGS = ("language", "appeal_deposit", "poll_votes", "poll_minutes", "p
 NUMBERS = {"poll_votes": (2, 100), "poll_minutes": (1, 10), "poll_share": (1, 100)}
 LANGUAGES = ("en", "th")
 TEXT_LIMIT = 200
-MINUTES = (5, 7 * 24 * 60)
+MINUTES = 5  # the fewest minutes a period may last
 # Club settings stored under an earlier name: read as the regulation they became.
 RENAMED = {"face_down_opening_leads": "opening_lead_face"}
 
@@ -77,7 +77,7 @@ def _check_regulation(regulation: Regulation, text: str) -> str | int:
                 raise SettingError(f"{regulation.name} is one of: {allowed}.")
             return text.lower()
         case "minutes":
-            low, high = MINUTES
+            low, high = MINUTES, regulation.most
             if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
                 raise SettingError(f"{regulation.name} is a number of minutes from {low} to {high}.")
             return int(text)
