@@ -23,6 +23,7 @@ from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
 from bot.laws.text import describe_lookup, format_term
 from bot.matching.actions import lint_actions
 from bot.matching.examples import lint_examples
+from bot.rulings.settings import lint_authorities
 
 
 def run_law(args: argparse.Namespace) -> int:
@@ -60,6 +61,7 @@ def collect_lint() -> LintReport:
         return report
     report.extend(lint_charts(charts, book))
     report.extend(lint_triage(load_triage(), charts))
+    report.extend(lint_authorities(charts, book))
     return report
 
 

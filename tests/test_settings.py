@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dialogs import Dialogs, load_charts
+from bot.dialogs import Dialogs, Screen, load_charts
 from bot.dialogs.engine import Step
 from bot.dialogs.model import Question
 from bot.dialogs.paths import enumerate_paths
-from bot.dialogs.regulations import load_regulations
+from bot.dialogs.regulations import Regulation, load_regulations
 from bot.dialogs.render import answer_words
 from bot.laws import load_lawbook
 from bot.matching import build_matcher, chart_entries
 from bot.rulings import Rulings
-from bot.rulings.settings import NO_CLUB, SettingError, authorities, check_setting, regulation_settings
+from bot.rulings.settings import (
+    NO_CLUB,
+    SettingError,
+    authorities,
+    check_setting,
+    lint_authorities,
+    regulation_settings,
+)
 from bot.store import Club, Store
 from bot.telegram.render import question_html
 from bot.terminal import TerminalChat
@@ -41,7 +48,7 @@ def steps_to(chart_id: str, node_id: str) -> list[Step]:
     raise AssertionError(f"no path reaches {chart_id}/{node_id}")
 
 
-async def walk_to(dialogs: Dialogs, chart_id: str, node_id: str, where: Club | None):  # type: ignore[no-untyped-def]
+async def walk_to(dialogs: Dialogs, chart_id: str, node_id: str, where: Club | None) -> Screen:
     screen = await dialogs.start("tg:1", chart_id, settings=regulation_settings(where))
     for step in steps_to(chart_id, node_id):
         screen = await dialogs.answer("tg:1", screen.session_id, screen.step, step.option)
@@ -133,6 +140,7 @@ async def test_a_clubs_rule_reaches_its_directors_rulings(store: Store) -> None:
     [
         ("opening_lead_face", "sideways", "opening_lead_face is one of: down (face down); up (face up)."),
         ("correction_period", "soon", "correction_period is a number of minutes from 5 to 10080."),
+        ("appeal_minutes", "3000", "appeal_minutes is a number of minutes from 5 to 1440."),
         ("procedural_penalty", "x" * 201, "procedural_penalty is a few words (at most 200 characters)."),
         ("no_such_rule", "1", "A club setting is one of opening_lead_face, "),
     ],
@@ -174,3 +182,18 @@ async def test_telegram_shows_the_rule_at_the_question_and_the_answer_it_gave(st
         dialogs, "partnership-understandings", "artificial-psych", club("EBU", psychic_artificial="allowed")
     )
     assert "🏛 By the rules: Riverside: psychic artificial calls are not restricted → No" in question_html(answered)
+
+
+def test_the_lint_finds_a_broken_authorities_file() -> None:
+    regulations = load_regulations()
+    table = {
+        "XBU": {"regulations": {"opening_lead_face": {"value": "sideways", "source": "XBU book"}, "typo_rule": {}}},
+    }
+    problems = [str(p) for p in lint_authorities(CHARTS, load_lawbook(), table, regulations).problems]
+    assert any("XBU: opening_lead_face: opening_lead_face is one of: down (face down)" in p for p in problems)
+    assert any("XBU: reserving_rights needs a value and its source" in p for p in problems)
+    assert any("XBU: 'typo_rule' is not a regulation" in p for p in problems)
+    unnamed = {"x": Regulation("x", ("99Z",), "choice", "{}", {})}
+    problems = [str(p) for p in lint_authorities(CHARTS, load_lawbook(), {}, unnamed).problems]
+    assert len(problems) == 3 and "named by no chart question" in problems[-1] and "99Z" in problems[1]
+    assert lint_authorities(CHARTS, load_lawbook()).problems == []

@@ -71,3 +71,41 @@ async def test_a_poll_of_players_from_the_button_to_the_record(store: Store) -> 
 
 def posted_message(api: FakeBotAPI, poll_id: str) -> int:
     return int(api.polls[poll_id]["_at"][1])
+
+
+@pytest.mark.slow
+async def test_a_poll_telegram_closed_at_its_time_is_recorded_and_an_unreachable_panel_says_so(store: Store) -> None:
+    api = FakeBotAPI()
+    app = await start_bot(store, CHARTS, api)
+    director = Table(app, api, user_id=1, chat_id=1)
+    dialogs = Dialogs(store, CHARTS)
+    sid = (await at_the_question(dialogs)).session_id
+    await director.send("/resume")
+    await director.press_data(Resume(sid).encode())
+    await director.press("Poll players")
+    for text in ("♠AK ♥2", "1NT (2♠) ?"):
+        await director.send(text, reply_to_bot=True)
+    api.fail("sendPoll", status=400, description="Bad Request: chat not found")
+    calls = await director.send("Pass, Double", reply_to_bot=True)
+    assert "I cannot post poll 1" in director.texts(calls) and not api.polls
+    await director.press_data(Resume(sid).encode())
+    await director.press("Poll players")
+    for text in ("♠AK ♥2", "1NT (2♠) ?", "Pass, Double"):
+        calls = await director.send(text, reply_to_bot=True)
+    assert "Poll 2 is in this chat" in director.texts(calls)  # no club, no panel: the director's own chat
+    poll_id = next(iter(api.polls))
+    calls = await director.poll_update(api.vote(poll_id, [2, 1], closed=True))  # Telegram closed it at its time
+    assert not [c for c in calls if c.method == "stopPoll"]
+    assert "closed: 2 of 3 would choose Pass, 1 of 3 would choose Double" in director.texts(calls)
+
+    await director.press_data(Resume(sid).encode())
+    await director.press("Poll players")
+    for text in ("♠AK ♥2", "1NT (2♠) ?", "Pass, Double"):
+        await director.send(text, reply_to_bot=True)
+    api.vote(f"poll{max(int(p[4:]) for p in api.polls)}", [1, 0])  # a vote the bot has not been told of yet
+    calls = await director.press("Close now")
+    assert [c.method for c in calls if c.method == "stopPoll"] == ["stopPoll"]
+    assert director.alerts(calls) == ["Poll closed."] and "Poll 3 closed: 1 of 1 would choose Pass" in director.texts(
+        calls
+    )
+    await app.shutdown()

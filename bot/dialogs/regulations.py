@@ -32,6 +32,7 @@ class Regulation:
     kind: str
     says: str  # how a value reads on a screen; "{}" stands for the value's words
     values: dict[str, str] = field(default_factory=dict)  # a choice's values and their words
+    most: int = 7 * 24 * 60  # the largest number of minutes a ``minutes`` regulation takes
 
     def words(self, value: str) -> str:
         return self.says.replace("{}", self.values.get(value, value))
@@ -63,6 +64,7 @@ def read_regulations(path: Path = AUTHORITIES_FILE) -> dict[str, Regulation]:
             str(entry["kind"]),
             str(entry["says"]),
             {str(k): str(v) for k, v in (entry.get("values") or {}).items()},
+            int(entry.get("most", 7 * 24 * 60)),
         )
         for name, entry in read_yaml(path)["regulations"].items()
     }

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
-from bot.dialogs.model import Chart, Node, Park, Question, Ruling, choices, prompt
+from bot.dialogs.model import Chart, Jump, Node, Park, Question, Ruling, choices, prompt
 from bot.dialogs.regulations import SOURCE as SETTING
 from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
 from bot.dialogs.render import outcome_texts, ruling_notes
@@ -172,6 +172,7 @@ class Dialogs:
         # 9 µs for every answer already given. Keyed by when the session was created and how many events it
         # has, so a log that grew elsewhere (a note) or a reused id never matches a stale walk.
         self._walks: OrderedDict[int, tuple[float, int, Walk]] = OrderedDict()
+        self._named: dict[str, frozenset[str]] = {}  # chart id -> the regulations it (or a chart it calls) names
 
     async def start(
         self,
@@ -192,15 +193,32 @@ class Dialogs:
         start: dict[str, Any] = {"chart": chart_id, "version": chart.version}
         if description and description.strip():
             start["description"] = description.strip()
-        if settings:
-            start["settings"] = {name: setting.as_data() for name, setting in settings.items()}
+        named = self._named_settings(chart_id)
+        kept = {name: setting.as_data() for name, setting in (settings or {}).items() if name in named}
+        if kept:
+            start["settings"] = kept
         session_id = await self.store.create_session(owner, chat, chart_id, chart.version, start, _position(walk))
         prefilled = self._prefill(walk, start)
         if not prefilled:
-            return self._screen(session_id, chart, walk, settings)
+            return self._screen(session_id, chart, walk, settings_from(kept))
         row = await self.store.session(session_id)
         assert row is not None
         return await self._record(row, await self.store.events(session_id), walk, prefilled)
+
+    def _named_settings(self, chart_id: str) -> frozenset[str]:
+        """The regulations the chart's questions name, and those of the charts it hands over to: what a session
+        keeps of its club's settings."""
+        if chart_id not in self._named:
+            seen, todo, named = {chart_id}, [chart_id], set()
+            while todo:
+                for node in self.charts[todo.pop()].nodes.values():
+                    if isinstance(node, Question) and node.setting:
+                        named.add(node.setting)
+                    elif isinstance(node, Jump) and node.jump not in seen:
+                        seen.add(node.jump)
+                        todo.append(node.jump)
+            self._named[chart_id] = frozenset(named)
+        return self._named[chart_id]
 
     def _prefill(self, walk: Walk, start: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """Answer, on ``walk``, each question the description or the settings give, for as long as they give

@@ -5,12 +5,16 @@ The dialog service receives these as ``Setting`` values when a chart starts; it 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from bot.dialogs import DialogError
-from bot.dialogs.regulations import AUTHORITIES_FILE, Regulation, Setting, load_regulations
+from bot.dialogs.model import Chart, Question
+from bot.dialogs.regulations import AUTHORITIES_FILE, KINDS, Regulation, Setting, load_regulations
+from bot.laws import LawBook
 from bot.laws.book import read_yaml
+from bot.laws.lint import Finding, LintReport
 from bot.store import Club
 
 DEFAULT_AUTHORITY = "WBF"
@@ -19,7 +23,7 @@ OTHER_SETTINGS = ("language", "appeal_deposit", "poll_votes", "poll_minutes", "p
 NUMBERS = {"poll_votes": (2, 100), "poll_minutes": (1, 10), "poll_share": (1, 100)}
 LANGUAGES = ("en", "th")
 TEXT_LIMIT = 200
-MINUTES = (5, 7 * 24 * 60)
+MINUTES = 5  # the fewest minutes a period may last
 # Club settings stored under an earlier name: read as the regulation they became.
 RENAMED = {"face_down_opening_leads": "opening_lead_face"}
 
@@ -73,7 +77,7 @@ def _check_regulation(regulation: Regulation, text: str) -> str | int:
                 raise SettingError(f"{regulation.name} is one of: {allowed}.")
             return text.lower()
         case "minutes":
-            low, high = MINUTES
+            low, high = MINUTES, regulation.most
             if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
                 raise SettingError(f"{regulation.name} is a number of minutes from {low} to {high}.")
             return int(text)
@@ -126,6 +130,45 @@ def club_settings(club: Club | None) -> dict[str, Any]:
     flat.update({key: value for key, value in base.items() if key != "regulations"})
     flat.update({name: entry["value"] for name, entry in base["regulations"].items()})
     return {**flat, **(club.settings if club else {})}
+
+
+def lint_authorities(
+    charts: Mapping[str, Chart],
+    book: LawBook,
+    table: Mapping[str, Mapping[str, Any]] | None = None,
+    regulations: Mapping[str, Regulation] | None = None,
+) -> LintReport:
+    """knowledge/authorities.yaml: each regulation cites existing laws, has a known kind and is named by a chart
+    question (so it affects a ruling); each authority gives every regulation a value a club could set, and its
+    source."""
+    table = authorities() if table is None else table
+    regulations = load_regulations() if regulations is None else regulations
+    where = str(AUTHORITIES_FILE.relative_to(AUTHORITIES_FILE.parents[1]))
+    problems: list[Finding] = []
+    named = {n.setting for c in charts.values() for n in c.nodes.values() if isinstance(n, Question) and n.setting}
+    for name, regulation in regulations.items():
+        if regulation.kind not in KINDS or (regulation.kind == "choice") != bool(regulation.values):
+            problems.append(Finding(where, f"regulation {name!r}: a kind of {', '.join(KINDS)}; values for a choice"))
+        problems += [
+            Finding(where, f"regulation {name!r} cites {ref}, not a law")
+            for ref in regulation.laws
+            if not book.exists(ref)
+        ]
+        if name not in named:
+            problems.append(Finding(where, f"regulation {name!r} is named by no chart question"))
+    for authority, entry in table.items():
+        given = entry.get("regulations") or {}
+        for name in regulations:
+            value = given.get(name) or {}
+            if not str(value.get("source", "")).strip():
+                problems.append(Finding(where, f"{authority}: {name} needs a value and its source"))
+                continue
+            try:
+                check_setting(name, str(value.get("value", "")))
+            except SettingError as exc:
+                problems.append(Finding(where, f"{authority}: {name}: {exc}"))
+        problems += [Finding(where, f"{authority}: {n!r} is not a regulation") for n in given if n not in regulations]
+    return LintReport(problems, [])
 
 
 def rules_lines(settings: dict[str, Setting]) -> list[str]:

@@ -356,6 +356,25 @@ class ClubInvitation(Press):
         return self.answer in ("y", "n")
 
 
+@kind("cr")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClubRule(Press):
+    """The values a club may choose for one of its regulations (``knowledge/authorities.yaml``)."""
+
+    club: int
+    rule: str
+
+
+@kind("cs")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClubRuleSet(Press):
+    """Set the club's ``rule`` to ``value`` (its administrators only; the service checks the value)."""
+
+    club: int
+    rule: str
+    value: str
+
+
 @kind("fg")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Forget(Press):

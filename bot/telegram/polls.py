@@ -19,6 +19,7 @@ from bot.rulings.polls import PROMPTS, STEPS, PollError, Polls, next_step, poll_
 from bot.store import PollRow
 from bot.telegram.callbacks import PollClose, PollPlayers, PollRead, Press
 from bot.telegram.render import esc
+from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
     from bot.telegram.app import TelegramFrontEnd
@@ -132,7 +133,10 @@ class PollHandlers:
                 counts = [option.voter_count for option in stopped.options]
             except TelegramError:
                 log.info("a poll could not be stopped; its counts so far are recorded")
-        closed, said = await self.polls.close(None, poll.id, counts)
+        try:
+            closed, said = await self.polls.close(None, poll.id, counts)
+        except PollError:  # another update closed it a moment ago
+            return
         if closed.reply_chat:
             await context.bot.send_message(
                 int(closed.reply_chat),
@@ -150,6 +154,7 @@ class PollHandlers:
             except TelegramError:
                 log.info("a poll could not be stopped; its counts so far are recorded")
         _poll, said = await self.polls.close(owner, press.poll, counts)
+        answer_now("Poll closed.")  # ahead of the message, which would otherwise answer the press without it
         await self.front.reply(update, esc(f"📊 Poll {press.poll} closed: {said}"))
         return "Poll closed."
 

@@ -28,6 +28,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
+from bot.dialogs.regulations import load_regulations
 from bot.dialogs.render import path_in_chart, to_dot
 from bot.ids import parse_id
 from bot.rulings import (
@@ -51,6 +52,8 @@ from bot.telegram.callbacks import (
     BoardMenu,
     ClubInvitation,
     ClubMenu,
+    ClubRule,
+    ClubRuleSet,
     Detail,
     FileUnder,
     Forget,
@@ -161,6 +164,8 @@ class RecordHandlers:
             ClubInvitation: self._press_invitation,
             ClubMenu: self._club_menu,
             FileUnder: self._file_under,
+            ClubRule: self._press_rule,
+            ClubRuleSet: self._press_rule_set,
         }
 
     # --- details --------------------------------------------------------------------------------
@@ -400,10 +405,7 @@ class RecordHandlers:
             elif action in ("accept", "decline") and not rest:
                 await self.front.reply(update, esc(await self._answer_invitation(owner, club_id, action == "accept")))
             elif action == "rules" and not rest:
-                club, settings = await self.rulings.club_rules(owner, club_id)
-                lines = [f"Club {club.id} ({club.name}) follows {club.authority}:", *rules_lines(settings)]
-                lines.append(f"Change one: /club {club.id} set KEY VALUE (/club {club.id} set opening_lead_face up).")
-                await self.front.reply(update, esc("\n".join(lines)))
+                await self._club_rules(update, owner, club_id)
             elif action == "grant" and len(rest) == 2 and (invitee := parse_id(rest[0])) is not None:
                 await self._invite(update, owner, club_id, invitee, rest[1])
             else:
@@ -411,6 +413,41 @@ class RecordHandlers:
                 await self.front.reply(update, f"Club {club_id} updated.")
         except DialogError as exc:
             await self.front.reply(update, esc(str(exc)))
+
+    async def _club_rules(self, update: Update, owner: str, club_id: int) -> None:
+        """The rules a club follows, each with its source; a button for each rule with a fixed set of values."""
+        club, settings = await self.rulings.club_rules(owner, club_id)
+        lines = [f"Club {club.id} ({club.name}) follows {club.authority}:", *rules_lines(settings)]
+        lines.append(f"Change one: /club {club.id} set KEY VALUE (/club {club.id} set opening_lead_face up).")
+        rows = [
+            [InlineKeyboardButton(f"⚙ {name}", callback_data=ClubRule(club.id, name).encode())]
+            for name, regulation in load_regulations().items()
+            if regulation.kind == "choice"
+        ]
+        await self.front.reply(update, esc("\n".join(lines)), InlineKeyboardMarkup(rows))
+
+    async def _press_rule(self, update: Update, press: ClubRule) -> None:
+        _club, settings = await self.rulings.club_rules(self.front.owner(update), press.club)
+        regulation = load_regulations().get(press.rule)
+        if regulation is None or press.rule not in settings:
+            raise RulingError("That rule is no longer one a club sets.")
+        rows = [
+            [InlineKeyboardButton(words[:60], callback_data=ClubRuleSet(press.club, press.rule, value).encode())]
+            for value, words in regulation.values.items()
+        ]
+        await self.front.reply(
+            update,
+            esc(f"{press.rule} — now {settings[press.rule].shown}. Choose the club's rule:"),
+            InlineKeyboardMarkup(rows),
+        )
+
+    async def _press_rule_set(self, update: Update, press: ClubRuleSet) -> str:
+        await self.rulings.set_club_setting(self.front.owner(update), press.club, press.rule, press.value)
+        _club, settings = await self.rulings.club_rules(self.front.owner(update), press.club)
+        text = f"Club {press.club}: {settings[press.rule].shown}."
+        answer_now(text[:190])  # ahead of the message, which would otherwise answer the press without it
+        await self.front.reply(update, esc(text))
+        return text[:190]
 
     async def _club_log(self, update: Update, owner: str, club_id: int, rest: list[str]) -> None:
         typed = rest[0].replace(".", "", 1) if rest else ""
