@@ -236,18 +236,32 @@ class TelegramFrontEnd:
     async def show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
         """Show a question (editing the message it replaces) or send the final ruling as new messages."""
         if screen.finished:
-            if edit is not None:
-                await self.edit(edit, f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows.", None)
             parts = ruling_html(self.book, screen)
-            for index, part in enumerate(parts):
-                last = index == len(parts) - 1
-                await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+
+            async def ruling() -> None:
+                for index, part in enumerate(parts):
+                    last = index == len(parts) - 1
+                    await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+
+            if edit is None:
+                await ruling()
+            else:  # at once: the ruling does not wait a round trip for the last question to lose its buttons
+                await asyncio.gather(self.close_question(edit, screen), ruling())
             return
         text, keyboard = question_html(screen), question_keyboard(screen)
         if edit is not None:
             await self.edit(edit, text, keyboard)
         else:
             await self.reply(update, text, keyboard)
+
+    async def close_question(self, message: Message, screen: Screen) -> None:
+        """The last question's message says it is answered and loses its buttons; when Telegram refuses the
+        edit nothing is sent instead: the ruling arrives as new messages anyway."""
+        text = f"✅ <b>{esc(screen.chart_title)}</b>: answered — the ruling follows."
+        try:
+            await deliver(lambda: message.edit_text(text, parse_mode=ParseMode.HTML), idempotent=True)
+        except BadRequest:
+            log.info("last question not closed (edit refused) chat=%s", chat_tag(message.chat_id))
 
     async def edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
         """Edit a message in place; when Telegram refuses the edit (the message was deleted, is too old to
