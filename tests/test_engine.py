@@ -10,7 +10,7 @@ from conftest import take
 from bot.dialogs import Engine, StaleAnswer, Step
 from bot.dialogs.engine import ChartMismatch
 from bot.dialogs.model import Park, Question, Repeat, Ruling
-from bot.dialogs.render import outcome_texts
+from bot.dialogs.render import outcome_texts, seats_line
 
 
 def test_answers_fill_variables_into_the_text(engine: Engine) -> None:
@@ -111,3 +111,27 @@ def test_a_finished_walk_reads_aloud_the_notes_it_passed_then_its_rulings(engine
         "The card of the right-hand opponent stays face up on the table.",
         "A minor penalty card for the right-hand opponent.",
     )
+
+
+@pytest.mark.parametrize(
+    ("offender", "side", "expected"),
+    [
+        (
+            "S",
+            None,
+            "South is the offender: North is the offender's partner, West the left-hand opponent (LHO) and"
+            " East the right-hand opponent (RHO); East–West are the non-offending side.",
+        ),
+        (
+            "w",
+            "NS",
+            "West is the offender: East is the offender's partner, North the left-hand opponent (LHO) and"
+            " South the right-hand opponent (RHO); North–South are the non-offending side.",
+        ),
+        (None, "EW", "East–West are the non-offending side."),
+        (None, None, ""),
+    ],
+)
+def test_the_seats_of_a_rulings_roles(offender: str | None, side: str | None, expected: str) -> None:
+    """The offender's partner sits opposite, the LHO is next to call (clockwise): read before the ruling."""
+    assert seats_line(offender, side) == expected

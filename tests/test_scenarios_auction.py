@@ -182,7 +182,8 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
         "card-exposed-during-auction",
         {"own-error": "yes", "what-exposed": "honour", "offender-role": "declaring", "aware": "no"},
     )
-    assert state.finished and "passed once" in state.rulings[-1].text
+    assert state.finished and "The score stands" in state.rulings[-1].text
+    assert "must pass when next it is their turn to call (once)" in outcome_texts(state)[0]
     assert "24B" in state.rulings[-1].laws and any("24D" in a.laws for a in state.answered)
 
 

@@ -246,6 +246,9 @@ async def test_the_record_commands_complete_a_ruling_and_its_export(chat: Termin
     assert "Appeal lodged on ruling" in await chat.handle(f"appeal {sid} The card was not seen by partner.")
     again = await chat.handle(f"ruling {sid}")
     assert again.startswith("RULING — Demo of every node kind") and "Details: event Tuesday pairs" in again
+    # read first, before the ruling: who the roles it names are at this table
+    seats = "South is the offender: North is the offender's partner, West the left-hand opponent (LHO)"
+    assert again.splitlines()[2].startswith(seats) and again.index(seats) < again.index("» The card of")
 
     # what 'python3 -m bot export RULING' prints: the same record, every detail filled in
     text = export(load_lawbook(), await Rulings(store, chat.dialogs).record(sid), "text")

@@ -188,7 +188,7 @@ def _within(ref: Ref, laws: list[Ref] | tuple[Ref, ...]) -> bool:
     return any(law.contains(ref) for law in laws)
 
 
-def own_laws(chart: Chart) -> list[Ref]:
+def _own_laws(chart: Chart) -> list[Ref]:
     """The laws a chart is about, whose infringement its rulings rectify: its laws, less the remedies it only
     applies (Law 12, 26, 72C …) unless it is about them."""
     chart_laws = [ref for text in chart.laws if (ref := parse_canonical(text)) is not None]
@@ -205,7 +205,7 @@ def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -
         return
     if node.laws_reason is not None:
         return
-    own = own_laws(chart)
+    own = _own_laws(chart)
 
     def is_own(text: str) -> bool:
         ref = parse_canonical(text)
@@ -403,7 +403,7 @@ def _check_laws_applied(charts: Mapping[str, Chart], out: list[Finding]) -> None
     ruling that leads has a ``laws_reason``. Checked on every path a director can start the chart on."""
     engine = Engine(charts)
     for chart in charts.values():
-        own = own_laws(chart)
+        own = _own_laws(chart)
         reported: set[tuple[str, str]] = set()
         for path in enumerate_paths(charts, chart.id):
             if path.given:

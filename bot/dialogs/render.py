@@ -54,6 +54,27 @@ def outcome_texts(walk: Walk) -> tuple[str, ...]:
     return (*ruling_notes(walk), *(reached.text for reached in walk.rulings))
 
 
+SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_CLOCKWISE = "NESW"
+SIDES = {"NS": "North–South", "EW": "East–West"}
+
+
+def seats_line(offender: str | None, non_offenders: str | None) -> str:
+    """Who the ruling's roles are at this table, from the seats in the record ("" when none is known): read
+    before the ruling, it lets "the offender's partner must pass" be said to North."""
+    seat = (offender or "").upper()
+    side = (non_offenders or "").upper()
+    if seat not in SEATS:
+        return f"{SIDES[side]} are the non-offending side." if side in SIDES else ""
+    at = _CLOCKWISE.index(seat)
+    partner, lho, rho = (SEATS[_CLOCKWISE[(at + step) % 4]] for step in (2, 1, 3))
+    side = side if side in SIDES else ("EW" if seat in "NS" else "NS")
+    return (
+        f"{SEATS[seat]} is the offender: {partner} is the offender's partner, {lho} the left-hand opponent (LHO)"
+        f" and {rho} the right-hand opponent (RHO); {SIDES[side]} are the non-offending side."
+    )
+
+
 def description_line(answers: Sequence[Answered], change: str = "") -> str:
     """ "From your description: opening lead · a defender led — Change" for the answers just taken from the
     description (``Screen.from_description``), or "" when there are none."""

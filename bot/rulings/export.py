@@ -13,7 +13,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 
-from bot.dialogs.render import answer_words
+from bot.dialogs.render import answer_words, seats_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.rulings import Decision, RulingRecord
@@ -85,6 +85,14 @@ _NOTED = (
 )
 
 
+def _outcome(record: RulingRecord) -> tuple[str, ...]:
+    """The ruling as read aloud, after the seats its roles were at when the record has them."""
+    if record.current is None:
+        return ("(not finished)",)
+    seats = seats_line(record.annotations.get("offender"), record.annotations.get("non_offenders"))
+    return (seats, *record.current.texts) if seats else record.current.texts
+
+
 def _laws(book: LawBook, record: RulingRecord) -> list[str]:
     refs = record.current.laws if record.current else ()
     return [format_passage(book, p).rstrip() for ref in refs if (p := book.passage(ref)) is not None]
@@ -98,7 +106,7 @@ def to_text(book: LawBook, record: RulingRecord) -> str:
     lines = [f"RULING {record.session_id} — {record.chart_title}", ""]
     lines += [f"{name}: {value}" for name, value in _details(record, _one_line)]
     lines += ["", "Outcome:"]
-    lines += [f"  • {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
+    lines += [f"  • {text}" for text in _outcome(record)]
     if record.annotations.get("note"):
         lines += ["", "Director's note:", *_quoted(record.annotations["note"], _QUOTE)]
     if record.description:
@@ -134,7 +142,7 @@ def to_markdown(book: LawBook, record: RulingRecord) -> str:
     lines = [f"# Ruling {record.session_id} — {record.chart_title}", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in _details(record, lambda text: _md(_one_line(text)))]
     lines += ["", "## Outcome", ""]
-    lines += [f"- {text}" for text in (record.current.texts if record.current else ("(not finished)",))]
+    lines += [f"- {text}" for text in _outcome(record)]
     if record.annotations.get("note"):
         lines += ["", "**Director's note:**", "", *_md_quoted(record.annotations["note"])]
     if record.description:
@@ -176,7 +184,7 @@ def _html_quoted(text: str) -> str:
 def to_html(book: LawBook, record: RulingRecord) -> str:
     e = html.escape
     rows = "".join(f"<tr><th>{e(n)}</th><td>{e(v)}</td></tr>" for n, v in _details(record, _one_line))
-    outcome = "".join(f"<li class=outcome>{e(t)}</li>" for t in (record.current.texts if record.current else ()))
+    outcome = "".join(f"<li class=outcome>{e(t)}</li>" for t in (_outcome(record) if record.current else ()))
     path = "".join(f"<li>{e(a.question)} → <em>{e(answer_words(a))}</em></li>" for a in record.path)
     laws = "".join(f"<pre>{e(law)}</pre>" for law in _laws(book, record))
     polls = "".join(

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot.answers import MODE_KEY, MODES, Kind, Offer, Replies, Reply, build_replies
 from bot.config import load_config
 from bot.dialogs import Chart, DialogError, Dialogs, Screen, Stale, load_charts
-from bot.dialogs.render import answer_words, description_line, settings_line
+from bot.dialogs.render import answer_words, description_line, seats_line, settings_line
 from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
@@ -364,6 +364,10 @@ class TerminalChat:
         if not record.finished:
             return f"Ruling {session_id} is not finished yet: type 'resume {session_id}' to continue it."
         shown = self.show(await self.dialogs.screen(self.owner, session_id))
+        seats = seats_line(record.annotations.get("offender"), record.annotations.get("non_offenders"))
+        if seats:  # read first: the roles the ruling names, as seats at this table
+            heading, _, rest = shown.partition("\n")
+            shown = f"{heading}\n\n{seats}{rest}" if rest.startswith("\n") else f"{heading}\n{seats}\n{rest}"
         return f"{shown}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
 
     def _detail(self, name: str) -> Callable[[str], Awaitable[str]]:

@@ -1,0 +1,33 @@
+"""Every ruling a chart can reach reads aloud: the notes on the way and the rulings, each once, none pointing the
+players at another chart or at the director's own steps."""
+
+from __future__ import annotations
+
+import re
+
+from bot.dialogs import load_charts
+from bot.dialogs.engine import Engine
+from bot.dialogs.paths import enumerate_paths
+from bot.dialogs.render import outcome_texts
+
+NAVIGATION = re.compile(r"chart follows|test follows|^Step \d", re.IGNORECASE)
+
+
+def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation() -> None:
+    charts = load_charts()
+    engine = Engine(charts)
+    checked = 0
+    for chart_id in charts:
+        for path in enumerate_paths(charts, chart_id):
+            walk = engine.walk(chart_id, path.steps, dict(path.given))
+            if not walk.finished:
+                continue
+            aloud = outcome_texts(walk)
+            where = f"{chart_id}: {[s.node for s in path.steps]}"
+            assert aloud and aloud[-1] == walk.rulings[-1].text, where
+            assert len(aloud) == len(set(aloud)), where
+            for paragraph in aloud:
+                assert not NAVIGATION.search(paragraph), (where, paragraph)
+                assert paragraph.rstrip().endswith((".", ")", "”", '"')), (where, paragraph)
+            checked += 1
+    assert checked > 1000
