@@ -59,6 +59,7 @@ results = st.integers(1, 7).flatmap(
 )
 
 
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
 @given(results, st.booleans())
 def test_every_score_matches_an_independent_reading_of_law_77(result, vulnerable) -> None:
     level, strain, doubled, over = result
@@ -74,6 +75,7 @@ def test_the_whole_scoring_table_matches_it_too() -> None:
             assert score(made, vulnerable) == reference(level, strain, doubled, over, vulnerable), made
 
 
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
 @given(results, st.booleans(), st.sampled_from(["{l}{s}{x}{r}", "{l}{S}{x}{r}", " {l} {s} {x} {r} "]))
 def test_what_is_shown_reads_back(result, lower, form) -> None:
     level, strain, doubled, over = result
@@ -230,3 +232,21 @@ def test_artificial_scores_are_law_12c2s() -> None:
     assert (artificial("teams", "plus"), artificial("teams", "minus")) == (3, -3)
     with pytest.raises(ScoringError, match="pairs or teams"):
         artificial("individual", "plus")
+
+
+# --- whatever is typed: a ScoringError's one line, or an answer; never another exception ---------------------
+
+TYPED = st.text(alphabet="0123456789+-=XxNTSHDCnt♠♥♦♣ .:*vulAKQJ", max_size=30) | st.text(max_size=30)
+
+
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
+@given(st.lists(TYPED, max_size=5))
+def test_anything_typed_after_a_command_answers_or_says_why_in_one_line(words) -> None:
+    from bot.scoring.deal import parse_deal
+    from bot.scoring.service import imps_text, mp_text, score_text
+
+    for compute in (score_text, imps_text, mp_text, lambda typed: parse_deal(" ".join(typed)).pbn()):
+        try:
+            assert compute(words)
+        except ScoringError as exc:
+            assert str(exc) and "\n" not in str(exc)
