@@ -236,16 +236,20 @@ def test_artificial_scores_are_law_12c2s() -> None:
 
 # --- whatever is typed: a ScoringError's one line, or an answer; never another exception ---------------------
 
-TYPED = st.text(alphabet="0123456789+-=XxNTSHDCnt♠♥♦♣ .:*vulAKQJ", max_size=30) | st.text(max_size=30)
+TYPED = (
+    st.text(alphabet="0123456789+-=XxNTSHDCnt♠♥♦♣ .:*vulAKQJ%/", max_size=30)
+    | st.sampled_from(["imps", "mp", "vul", "nv", "60%", "40%", "4S=", "plus", "pairs", "-100"])
+    | st.text(max_size=30)
+)
 
 
 @pytest.mark.slow  # fuzzing: 10,000 examples in CI
 @given(st.lists(TYPED, max_size=5))
 def test_anything_typed_after_a_command_answers_or_says_why_in_one_line(words) -> None:
     from bot.scoring.deal import parse_deal
-    from bot.scoring.service import imps_text, mp_text, score_text
+    from bot.scoring.service import adjust_text, imps_text, mp_text, score_text
 
-    for compute in (score_text, imps_text, mp_text, lambda typed: parse_deal(" ".join(typed)).pbn()):
+    for compute in (score_text, imps_text, mp_text, adjust_text, lambda typed: parse_deal(" ".join(typed)).pbn()):
         try:
             assert compute(words)
         except ScoringError as exc:
