@@ -49,6 +49,35 @@ def reference(level: int, strain: str, doubled: int, over: int, vulnerable: bool
     return total + over * each_over
 
 
+def printed_rows(heading: str, count: int) -> list[list[int]]:
+    """The figures of the ``count`` lines after a heading in Law 77's text, as the 2017 Laws print them."""
+    lines = load_lawbook().section("77").text.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith(heading))
+    rows = lines[start + 1 : start + 1 + count]
+    return [[int(word) for word in line.split() if word.isdigit()][-4:] for line in rows]
+
+
+def test_the_independent_reading_is_law_77s_printed_table() -> None:
+    assert printed_rows("For each odd trick bid and made", 3) == [
+        [20, 20, 30, 30],
+        [40, 40, 60, 60],
+        [80, 80, 120, 120],
+    ]
+    suits = [[ODD_TRICK[strain][1] * 2**doubled for strain in "CDHS"] for doubled in range(3)]
+    assert printed_rows("For each odd trick bid and made", 3) == suits
+    assert printed_rows("For first odd trick bid and made", 3) == [[ODD_TRICK["NT"][0] * 2**d] for d in range(3)]
+    assert printed_rows("For each additional odd trick", 3) == [[ODD_TRICK["NT"][1] * 2**d] for d in range(3)]
+    for heading, table in (
+        ("For first undertrick", FIRST),
+        ("For each additional undertrick", ADDITIONAL),
+        ("Bonus for the fourth", FOURTH_ON),
+    ):
+        assert printed_rows(heading, 3) == [[table[d, False], table[d, True]] for d in range(3)], heading
+    assert printed_rows("(tricks made in excess of contract)", 3)[1:] == [[100, 200], [200, 400]]
+    assert printed_rows("For making a slam", 1) == [[500, 750]]  # Small Slam (12 tricks)
+    assert printed_rows("bid and made", 1)[0][-2:] == [1000, 1500]  # Grand Slam (all 13 tricks)
+
+
 results = st.integers(1, 7).flatmap(
     lambda level: st.tuples(
         st.just(level),
