@@ -261,7 +261,7 @@ async def _export(session_id: int, fmt: str) -> str | None:
 
 
 def run_arithmetic(args: argparse.Namespace) -> int:
-    """score, imps, mp, deal: the text the scoring service returns, or its one line on stderr (exit 1)."""
+    """score, imps, mp, adjust, deal: the text the scoring service returns, or its one line on stderr (exit 1)."""
     from bot.scoring import ScoringError
 
     try:
@@ -273,13 +273,15 @@ def run_arithmetic(args: argparse.Namespace) -> int:
 
 
 def add_arithmetic(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """The director's arithmetic (Laws 77, 78) and the deal: each command hands its words to ``bot.scoring.service``."""
+    """The director's arithmetic (Laws 77, 78, 12C) and the deal: each command hands its words to
+    ``bot.scoring.service``."""
     from bot.scoring import service
 
     for name, compute, about, words in (
         ("score", service.score_text, "the score of a contract: score 4SX= vul", "contract and vul|nv"),
         ("imps", service.imps_text, "IMPs between two tables' scores: imps 620 -100", "scores"),
         ("mp", service.mp_text, "matchpoints for every score on a board: mp 420 420 450 -50", "scores"),
+        ("adjust", service.adjust_text, "a weighted score: adjust 60%% 4S= 40%% 4S-1 vul imps 620", "outcomes"),
         (
             "deal",
             service.deal_text,

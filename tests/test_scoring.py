@@ -49,6 +49,35 @@ def reference(level: int, strain: str, doubled: int, over: int, vulnerable: bool
     return total + over * each_over
 
 
+def printed_rows(heading: str, count: int) -> list[list[int]]:
+    """The figures of the ``count`` lines after a heading in Law 77's text, as the 2017 Laws print them."""
+    lines = load_lawbook().section("77").text.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith(heading))
+    rows = lines[start + 1 : start + 1 + count]
+    return [[int(word) for word in line.split() if word.isdigit()][-4:] for line in rows]
+
+
+def test_the_independent_reading_is_law_77s_printed_table() -> None:
+    assert printed_rows("For each odd trick bid and made", 3) == [
+        [20, 20, 30, 30],
+        [40, 40, 60, 60],
+        [80, 80, 120, 120],
+    ]
+    suits = [[ODD_TRICK[strain][1] * 2**doubled for strain in "CDHS"] for doubled in range(3)]
+    assert printed_rows("For each odd trick bid and made", 3) == suits
+    assert printed_rows("For first odd trick bid and made", 3) == [[ODD_TRICK["NT"][0] * 2**d] for d in range(3)]
+    assert printed_rows("For each additional odd trick", 3) == [[ODD_TRICK["NT"][1] * 2**d] for d in range(3)]
+    for heading, table in (
+        ("For first undertrick", FIRST),
+        ("For each additional undertrick", ADDITIONAL),
+        ("Bonus for the fourth", FOURTH_ON),
+    ):
+        assert printed_rows(heading, 3) == [[table[d, False], table[d, True]] for d in range(3)], heading
+    assert printed_rows("(tricks made in excess of contract)", 3)[1:] == [[100, 200], [200, 400]]
+    assert printed_rows("For making a slam", 1) == [[500, 750]]  # Small Slam (12 tricks)
+    assert printed_rows("bid and made", 1)[0][-2:] == [1000, 1500]  # Grand Slam (all 13 tricks)
+
+
 results = st.integers(1, 7).flatmap(
     lambda level: st.tuples(
         st.just(level),
@@ -59,6 +88,7 @@ results = st.integers(1, 7).flatmap(
 )
 
 
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
 @given(results, st.booleans())
 def test_every_score_matches_an_independent_reading_of_law_77(result, vulnerable) -> None:
     level, strain, doubled, over = result
@@ -74,6 +104,7 @@ def test_the_whole_scoring_table_matches_it_too() -> None:
             assert score(made, vulnerable) == reference(level, strain, doubled, over, vulnerable), made
 
 
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
 @given(results, st.booleans(), st.sampled_from(["{l}{s}{x}{r}", "{l}{S}{x}{r}", " {l} {s} {x} {r} "]))
 def test_what_is_shown_reads_back(result, lower, form) -> None:
     level, strain, doubled, over = result
@@ -230,3 +261,25 @@ def test_artificial_scores_are_law_12c2s() -> None:
     assert (artificial("teams", "plus"), artificial("teams", "minus")) == (3, -3)
     with pytest.raises(ScoringError, match="pairs or teams"):
         artificial("individual", "plus")
+
+
+# --- whatever is typed: a ScoringError's one line, or an answer; never another exception ---------------------
+
+TYPED = (
+    st.text(alphabet="0123456789+-=XxNTSHDCnt♠♥♦♣ .:*vulAKQJ%/", max_size=30)
+    | st.sampled_from(["imps", "mp", "vul", "nv", "60%", "40%", "4S=", "plus", "pairs", "-100"])
+    | st.text(max_size=30)
+)
+
+
+@pytest.mark.slow  # fuzzing: 10,000 examples in CI
+@given(st.lists(TYPED, max_size=5))
+def test_anything_typed_after_a_command_answers_or_says_why_in_one_line(words) -> None:
+    from bot.scoring.deal import parse_deal
+    from bot.scoring.service import adjust_text, imps_text, mp_text, score_text
+
+    for compute in (score_text, imps_text, mp_text, adjust_text, lambda typed: parse_deal(" ".join(typed)).pbn()):
+        try:
+            assert compute(words)
+        except ScoringError as exc:
+            assert str(exc) and "\n" not in str(exc)

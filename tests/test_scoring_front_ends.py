@@ -21,7 +21,35 @@ GOOD = [
     (["imps", "-20"], "-1 IMP (difference -20; Law 78B)"),
     (["score", "1NT", "XX", "+1", "non-vul"], "+760 — 1NTXX+1 nv, declarer's side"),
 ]
+ADJUST_IMPS = """Weighted at IMPs (Law 12C1(c)), against +620 at the other table:
+   60%  4♠= vul        +620   +0 IMPs
+   40%  4♠-1 vul       -100  -12 IMPs
+= -4.80 IMPs"""
+ADJUST_MP = """Weighted at matchpoints (Law 12C1(c)), against 4 other scores (top 8):
+   60%  4♠= vul        +620    5 mp
+   40%  4♠-1 vul       -100    1 mp
+= 3.40 mp, 42.50 %"""
+GOOD += [
+    (["adjust", "60%", "4S=", "40%", "4S-1", "vul", "imps", "620"], ADJUST_IMPS),
+    (["adjust", "60%", "4S=", "40%", "4S-1", "vul", "mp", "620", "650", "170", "-100"], ADJUST_MP),
+    (["adjust", "plus", "pairs"], "Average plus at pairs: 60 % (Law 12C2(a))"),
+    (["adjust", "avg-", "teams"], "Average minus at teams: -3 IMPs (Law 12C2(b))"),
+]
 BAD = [
+    (["adjust", "60%", "4S=", "30%", "4S-1", "vul", "imps", "620"], "The weights add up to 90 %, not 100 %."),
+    (
+        ["adjust", "60%", "4S=", "40%", "4S-1", "imps", "620"],
+        "Write the vulnerability before imps or mp (vul or nv): a contract's score depends on it.",
+    ),
+    (
+        ["adjust", "60%", "4S=", "40%", "4S-1", "vul", "imps"],
+        "At IMPs, give the other table's one score after imps: … imps 620.",
+    ),
+    (
+        ["adjust", "60%", "7NT+1", "40%", "4S-1", "vul", "mp", "1"],
+        "7NT+1 is impossible: that is 14 tricks and a deal has 13.",
+    ),
+    (["adjust", "plus"], "Say pairs or teams: adjust plus pairs, adjust minus teams."),
     (["score", "7NT+1", "nv"], "7NT+1 is impossible: that is 14 tricks and a deal has 13."),
     (["score", "1NT-8", "vul"], "1NT-8 is impossible: 1NT can go at most 7 down."),
     (["score", "4SX=", "red"], "Vulnerability 'red' not understood: write vul or nv."),
@@ -95,6 +123,7 @@ async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Ch
     table = Table(app, api)
     assert table.texts(await table.send("/score 4SX= vul")) == "<pre>+790 — 4♠X= vul, declarer's side</pre>"
     assert "+12 IMPs" in table.texts(await table.send("/imps 620 -100"))
+    assert "= -4.80 IMPs" in table.texts(await table.send("/adjust 60% 4S= 40% 4S-1 vul imps 620"))
     assert "+450     6 mp  100.0 %" in table.texts(await table.send("/mp 420 420 450 -50"))
     for argv, says in BAD:
         assert table.texts(await table.send("/" + " ".join(argv))) == says

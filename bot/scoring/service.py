@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.scoring.adjusted import ARTIFICIAL, artificial, outcomes, weighted_imps, weighted_matchpoints
 from bot.scoring.contract import parse_result, parse_vulnerability
 from bot.scoring.conversion import imps, matchpoints, percentages
 from bot.scoring.deal import SEATS, STRAIN_ORDER, STRAIN_SHOWN, analyse, parse_deal
@@ -18,13 +19,21 @@ from bot.scoring.score import score
 SCORE_USAGE = "Write a contract, its result and the vulnerability: 4SX= vul, 3NT+1 nv, 6H-2 vul."
 IMPS_USAGE = "Write the two tables' scores from the same side (imps 620 -100), or one difference (imps 720)."
 MP_USAGE = "Write every score on the board from the same side: mp 420 420 450 -50."
+ADJUST_USAGE = (
+    "Write each outcome with its weight, then imps and the other table's score, or mp and the other tables' "
+    "scores, all from declarer's side: adjust 60% 4S= 40% 4S-1 vul imps 620; or adjust plus pairs."
+)
+ARTIFICIAL_WORDS = {"plus": "plus", "avg+": "plus", "average": "average", "avg": "average", "minus": "minus"}
+ARTIFICIAL_WORDS |= {"avg-": "minus", "average-plus": "plus", "average-minus": "minus"}
+_OUTCOME = re.compile(r"(\d+(?:\.\d+)?|\d+/\d+)\s*%\s*(\S+)")
 SCORE_LIMIT = 20_000  # beyond any board's score or difference of two (2 × 7,600)
 WORD_LIMIT = 200  # scores on one board; more is a paste gone wrong
-_FIGURES = re.compile(r"[0-9+\-−\[]|pass|[^ ]*[.:]", re.I)  # 4SX=, -100, [Deal …], pass, N:AKQ2…, AKQ2.J98…
+# 4SX=, -100, [Deal …], pass, N:AKQ2…, AKQ2.J98…, and adjust's plus, minus, average, avg
+_FIGURES = re.compile(r"[0-9+\-−\[]|pass|[^ ]*[.:]|(plus|minus|average|avg)\b", re.I)
 
 
 def reads_as_figures(words: Sequence[str]) -> bool:
-    """Whether the words after score, imps, mp or deal start with figures (4SX=, -100, N:AKQ2.…) rather than
+    """Whether the words after score, imps, mp, adjust or deal start with figures (4SX=, -100, N:AKQ2.…) rather than
     the rest of a sentence ("score was entered for the wrong pair", "deal was fouled"): typed without a
     slash, such a line is an incident to describe, not arithmetic."""
     return not words or _FIGURES.match(words[0]) is not None
@@ -94,6 +103,65 @@ def mp_text(words: Sequence[str]) -> str:
     lines = [f"Top {top} (2 per score beaten, 1 per tie; Law 78A):"]
     lines += [f"{own:+6d}  {mp:>4g} mp  {pct:5.1f} %" for own, mp, pct in rows]
     return "\n".join(lines)
+
+
+def adjust_text(words: Sequence[str]) -> str:
+    """A weighted adjusted score (Law 12C1(c)) at IMPs or matchpoints, each outcome shown with its own
+    figure; or an artificial adjusted score (12C2): ``adjust plus pairs``."""
+    if len(words) > WORD_LIMIT:
+        raise ScoringError(f"At most {WORD_LIMIT} words.")
+    if words and words[0].casefold() in ARTIFICIAL_WORDS:
+        return _artificial_text(words)
+    lowered = [word.casefold() for word in words]
+    form = next((word for word in lowered if word in ("imps", "mp")), None)
+    if form is None:
+        raise ScoringError(ADJUST_USAGE)
+    split = lowered.index(form)
+    typed, others = list(words[:split]), [points(word) for word in words[split + 1 :]]
+    vulnerable = None
+    if typed and typed[-1].casefold() in ("vul", "v", "nv", "non", "vulnerable", "nonvul", "non-vul"):
+        vulnerable = parse_vulnerability(typed.pop())
+    found = _OUTCOME.findall(" ".join(typed))
+    if not found or _OUTCOME.sub("", " ".join(typed)).split():  # no outcome, or words that are none
+        raise ScoringError(ADJUST_USAGE)
+    rows = [(weight, *_outcome(outcome, vulnerable)) for weight, outcome in found]
+    weighted = outcomes([(table_score, weight) for weight, _shown, table_score in rows])
+    if form == "imps":
+        if len(others) != 1:
+            raise ScoringError("At IMPs, give the other table's one score after imps: … imps 620.")
+        lines = [f"Weighted at IMPs (Law 12C1(c)), against {others[0]:+d} at the other table:"]
+        lines += [f"{w:>5}%  {shown:<12} {s:+6d}  {imps(s - others[0]):+3d} IMPs" for w, shown, s in rows]
+        lines.append(f"= {weighted_imps(weighted, others[0]):+.2f} IMPs")
+    else:
+        if not others:
+            raise ScoringError("At matchpoints, give the other tables' scores after mp: … mp 620 650 170 -100.")
+        top = 2 * len(others)
+        lines = [f"Weighted at matchpoints (Law 12C1(c)), against {len(others)} other scores (top {top}):"]
+        lines += [f"{w:>5}%  {shown:<12} {s:+6d}  {matchpoints([s, *others])[0]:>3} mp" for w, shown, s in rows]
+        total = weighted_matchpoints(weighted, others)
+        lines.append(f"= {total:.2f} mp, {100 * total / top:.2f} %")
+    return "\n".join(lines)
+
+
+def _outcome(typed: str, vulnerable: bool | None) -> tuple[str, int]:
+    """One outcome as shown and as a score: a table score (+620) or a contract and result (4S-1)."""
+    if re.fullmatch(r"[+\-−]?\d+", typed):
+        return "", points(typed)
+    if vulnerable is None:
+        raise ScoringError("Write the vulnerability before imps or mp (vul or nv): a contract's score depends on it.")
+    result = parse_result(typed)
+    return f"{result} {'vul' if vulnerable else 'nv'}", score(result, vulnerable)
+
+
+def _artificial_text(words: Sequence[str]) -> str:
+    kind = ARTIFICIAL_WORDS[words[0].casefold()]
+    if len(words) != 2 or words[1].casefold() not in ARTIFICIAL:
+        raise ScoringError("Say pairs or teams: adjust plus pairs, adjust minus teams.")
+    form = words[1].casefold()
+    value = artificial(form, kind)
+    figure = f"{value:g} %" if form == "pairs" else f"{value:+g} IMPs"
+    name = {"plus": "Average plus", "average": "Average", "minus": "Average minus"}[kind]
+    return f"{name} at {form}: {figure} (Law 12C2{'(a)' if form == 'pairs' else '(b)'})"
 
 
 def deal_text(words: Sequence[str]) -> str:

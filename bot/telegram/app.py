@@ -101,6 +101,7 @@ COMMANDS = (
     ("score", "a contract's score: /score 4SX= vul"),
     ("imps", "IMPs between two scores: /imps 620 -100"),
     ("mp", "matchpoints for a board: /mp 420 420 450 -50"),
+    ("adjust", "weighted score: /adjust 60% 4S= 40% 4S-1 vul imps 620"),
     ("deal", "double dummy and par: /deal N:AKQ2.J98.T87.654 …"),
     ("club", "club settings and ruling log"),
     ("forget", "delete all my data"),
@@ -117,7 +118,8 @@ HELP = (
     "until the end of the hand) · /history lists your rulings · /cancel abandons the current one. "
     "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal. "
     "/score 4SX= vul scores a contract · /imps 620 -100 converts to IMPs · /mp 420 420 450 -50 matchpoints a "
-    "board · /deal N:AKQ2.J98.T87.654 … solves a deal double dummy.\n"
+    "board · /adjust 60% 4S= 40% 4S-1 vul imps 620 weights an adjusted score (Law 12C) · "
+    "/deal N:AKQ2.J98.T87.654 … solves a deal double dummy.\n"
     "/club manages a club's settings and log; /forget deletes your data.\n"
     "In a group, mention me or reply to me; only the director who started a ruling can press its buttons."
 )

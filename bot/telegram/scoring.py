@@ -1,4 +1,4 @@
-"""Telegram side of the director's arithmetic: /score, /imps, /mp and /deal over ``bot.scoring.service``."""
+"""Telegram side of the director's arithmetic: /score, /imps, /mp, /adjust and /deal over ``bot.scoring.service``."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ COMMANDS = (
     ("score", service.score_text),
     ("imps", service.imps_text),
     ("mp", service.mp_text),
+    ("adjust", service.adjust_text),
     ("deal", service.deal_text),
 )
 
 
 class ScoringHandlers:
-    """The four commands; each answers with the service's text (monospaced: a table lines up) or its one line."""
+    """The five commands; each answers with the service's text (monospaced: a table lines up) or its one line."""
 
     def __init__(self, front: TelegramFrontEnd) -> None:
         self.front = front

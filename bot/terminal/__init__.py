@@ -49,10 +49,13 @@ For the record (the details go on the ruling on screen; enter any you know):
   offender SEAT   N, E, S or W;            side NS|EW the non-offending side
   event NAME      the event;               note TEXT  a note (a new note replaces the last)
   appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)
-The arithmetic (Laws 77-78):
+The arithmetic (Laws 77-78, 12C):
   score 4SX= vul  the score of a contract, declarer's side (vul or nv; without it, both)
   imps 620 -100   IMPs between the two tables' scores, from the same side (or imps 720, a difference)
   mp 420 420 450 -50   matchpoints and percentages for every score on a board
+  adjust 60% 4S= 40% 4S-1 vul imps 620   a weighted score (Law 12C1(c)), each outcome against the other
+                  table at IMPs, or against the other tables at mp (… vul mp 620 650 170 -100);
+                  adjust plus pairs, adjust minus teams: the artificial scores (Law 12C2)
   deal N:AKQ2.J98.T87.654 …   double-dummy tricks and the par contract of a deal (PBN, or 4 hands N E S W;
                   then dealer S, vul NS|EW|all|none if you know them)
 Club rules (the regulations a chart question shows or is answered by: knowledge/authorities.yaml):
@@ -191,6 +194,7 @@ class TerminalChat:
             "score": self._arithmetic("score", service.score_text),
             "imps": self._arithmetic("imps", service.imps_text),
             "mp": self._arithmetic("mp", service.mp_text),
+            "adjust": self._arithmetic("adjust", service.adjust_text),
             "deal": self._arithmetic("deal", service.deal_text),
         }
 
