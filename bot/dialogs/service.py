@@ -417,11 +417,12 @@ class Dialogs:
 
 def _description(events: list[Event]) -> str | None:
     """The words the session was started from, if any (kept in its start event), and the event's name once
-    the record has one ("Tuesday pairs" says the form of contest, which a ruling's words depend on)."""
+    the record has one, read as "<name> event": "Tuesday pairs" says the form of contest a ruling's words depend
+    on through the cue "pairs event", which "both pairs agree" in a description does not give."""
     start = events[0].data.get("description") if events and events[0].kind == "start" else None
     named = [str(e.data["event"]) for e in events if e.kind == "annotate" and e.data.get("event")]
-    parts = [text for text in (start, named[-1] if named else None) if text]
-    return ". ".join(parts) or None
+    event = f"{named[-1]} event" if named else None
+    return ". ".join(text for text in (start, event) if text) or None
 
 
 def _position(walk: Walk) -> Position:
