@@ -252,3 +252,12 @@ async def test_the_events_name_answers_the_form_of_contest_and_the_ruling_reads_
         screen = await dialogs.answer("tg:1", sid, screen.step, option)
     assert screen.finished and "In a team match" in screen.rulings[-1].text
     assert "individual event" not in screen.rulings[-1].text
+
+
+async def test_pairs_in_a_description_is_not_a_pairs_event(store: Store) -> None:
+    """'Both pairs agree' says nothing about the form of contest: the question is asked, not answered."""
+    dialogs = Dialogs(store, load_charts())
+    screen = await dialogs.start("tg:1", "adjusted-score", description="both pairs agree the card was seen")
+    for option in ("damage", "yes"):
+        screen = await dialogs.answer("tg:1", screen.session_id, screen.step, option)
+    assert screen.node_id == "contest" and not screen.from_description

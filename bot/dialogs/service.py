@@ -492,12 +492,13 @@ class Dialogs:
 
 def _started(events: list[Event]) -> Mapping[str, Any]:
     """What the session was started with: the director's words and the settings, if any (its start event).
-    The words gain the event's name once the record has one ("Tuesday pairs" says the form of contest, which
-    a ruling's words depend on)."""
+    The words gain the event's name once the record has one, read as "<name> event": "Tuesday pairs" says the
+    form of contest a ruling's words depend on through the cue "pairs event", which "both pairs agree" in a
+    description does not give."""
     start = dict(events[0].data) if events and events[0].kind == EventKind.START else {}
     named = [str(e.data["event"]) for e in events if e.kind == EventKind.ANNOTATE and e.data.get("event")]
     if named:
-        start["description"] = ". ".join(text for text in (start.get("description"), named[-1]) if text)
+        start["description"] = ". ".join(text for text in (start.get("description"), f"{named[-1]} event") if text)
     return start
 
 
