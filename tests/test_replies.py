@@ -66,13 +66,14 @@ def test_the_declining_set_is_declined_and_its_law_questions_are_not(replies: Re
 
 
 def test_no_labelled_law_question_or_incident_is_declined(replies: Replies) -> None:
-    files = [
-        f for f in [*DATA.glob("*.jsonl"), *(KNOWLEDGE / "examples").glob("*.jsonl")] if f.name != "declines.jsonl"
-    ]
+    # The declining set is checked above; the players' holdout is measured once, at the end, by someone else.
+    skipped = {"declines.jsonl", "player-questions-holdout.jsonl"}
+    files = [f for f in [*DATA.glob("*.jsonl"), *(KNOWLEDGE / "examples").glob("*.jsonl")] if f.name not in skipped]
     texts = [
         row.get("text") or row["query"]
         for f in files
         for row in map(json.loads, f.read_text(encoding="utf-8").splitlines())
+        if row.get("kind") != "decline"
     ]
     assert len(texts) > 9000
     assert [t for t in texts if replies.answers.forms.is_declined(t)] == []
