@@ -35,7 +35,7 @@ def _other_texts() -> list[str]:
 
 def test_rows_are_well_formed_questions_and_gathered_ones_name_their_page() -> None:
     rows = _rows(HOLDOUT2)
-    assert len(rows) == 50
+    assert len(rows) == 100
     assert [row["id"] for row in rows] == [f"pq2-{n:03d}" for n in range(1, len(rows) + 1)]
     assert len({row["text"].lower() for row in rows}) == len(rows)
     for row in rows:
