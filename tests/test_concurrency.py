@@ -235,3 +235,42 @@ async def test_a_press_whose_handling_fails_is_still_answered(store: Store) -> N
     await app.shutdown()
     assert len(api.sent("answerCallbackQuery")) == 1, "the phone would show a spinner for 15 s"
     assert "went wrong" in str(api.sent("sendMessage")[-1].params["text"])
+
+
+async def _at_the_last_question(store: Store, user: int) -> dict[str, Any]:
+    """A session at its last question ("Was it an honour?", where "No, a small card" rules); the press on it."""
+    dialogs = Dialogs(store, CHARTS)
+    screen = await dialogs.start(f"tg:{user}", "demo-main", str(user))
+    screen = await dialogs.answer(f"tg:{user}", screen.session_id, 0, 1, question=WHO)  # RHO
+    return tap(user, user, Answer(screen.session_id, screen.step, screen.question, 1).encode())
+
+
+async def test_the_ruling_goes_out_with_the_edit_that_closes_the_last_question(store: Store) -> None:
+    """The last answer's ruling does not wait a Bot API round trip for the question's message to be closed."""
+    last = await _at_the_last_question(store, 9)
+    api = SlowBotAPI(lambda method, _params: 0.3 if method in ("editMessageText", "sendMessage") else 0.0)
+    app = await running(store, api)
+    started = time.perf_counter()
+    await feed(app, last)
+    took = time.perf_counter() - started
+    await app.stop()
+    await app.shutdown()
+    edges = [(edge, method) for edge, method, _params in api.timeline if method != "answerCallbackQuery"]
+    assert edges.index(("begin", "sendMessage")) < edges.index(("end", "editMessageText"))
+    (ruling,) = api.sent("sendMessage")
+    assert "Ruling — Demo of every node kind" in ruling.params["text"]
+    assert "answered — the ruling follows" in api.sent("editMessageText")[0].params["text"]
+    assert took < 0.55  # one round trip of 0.3 s, not two
+
+
+async def test_a_refused_closing_edit_sends_nothing_in_its_place(store: Store) -> None:
+    last = await _at_the_last_question(store, 10)
+    api = SlowBotAPI()
+    api.fail("editMessageText", status=400, description="Bad Request: message to edit not found")
+    app = await running(store, api)
+    await feed(app, last)
+    await app.stop()
+    await app.shutdown()
+    sent = [str(c.params["text"]) for c in api.sent("sendMessage")]
+    assert len(sent) == 1 and "Ruling — Demo of every node kind" in sent[0]  # the ruling, and no "answered" line
+    assert [str(c.params.get("text", "")) for c in api.sent("answerCallbackQuery")] == [""]

@@ -25,12 +25,15 @@ class Server:
         self.fake = FakeBotAPI()
         self.delay = 0.0
         self.answer: tuple[int, dict[str, Any]] | None = None
+        self.headers: dict[str, str] = {}
         self.received: list[tuple[str, dict[str, Any], str]] = []  # method, parameters, content type
         self.url = ""
 
     async def handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
-        if request.content_type == "application/json":
+        if request.method != "POST":  # a redirect followed
+            params: dict[str, Any] = {}
+        elif request.content_type == "application/json":
             params = {k: _decoded(v) for k, v in (await request.json()).items()}
         else:
             form = await request.post()
@@ -38,14 +41,14 @@ class Server:
         self.received.append((method, params, request.content_type))
         await asyncio.sleep(self.delay)
         status, body = self.answer or (200, {"ok": True, "result": self.fake._result(method, params)})
-        return web.json_response(body, status=status)
+        return web.json_response(body, status=status, headers=self.headers)
 
 
 @pytest.fixture
 async def server() -> AsyncIterator[Server]:
     served = Server()
     app = web.Application()
-    app.router.add_post(f"/bot{TOKEN}/{{method}}", served.handle)
+    app.router.add_route("*", f"/bot{TOKEN}/{{method}}", served.handle)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -136,3 +139,26 @@ async def test_a_transport_not_initialized_or_shut_down_refuses_to_send() -> Non
     await request.shutdown()  # twice is harmless
     with pytest.raises(NetworkError):
         await request.post(f"http://127.0.0.1:9/bot{TOKEN}/getMe")
+
+
+async def test_a_redirect_is_not_followed(server: Server) -> None:
+    bot = await bot_for(server.url)
+    server.answer = (302, {"ok": False, "error_code": 302, "description": "Found"})
+    server.headers = {"Location": f"{server.url}{TOKEN}/getMe"}
+    try:
+        with pytest.raises(NetworkError):
+            await bot.send_message(1, "hello")
+    finally:
+        await bot.shutdown()
+    assert [method for method, _params, _type in server.received][-1] == "sendMessage"  # asked once, not sent on
+
+
+async def test_a_network_error_does_not_quote_the_token() -> None:
+    request = AiohttpRequest(4)
+    await request.initialize()
+    try:
+        with pytest.raises(NetworkError) as raised:  # aiohttp's message for a bad URL is the URL
+            await request.post(f"http://127.0.0.1:99999/bot{TOKEN}/getMe")
+    finally:
+        await request.shutdown()
+    assert TOKEN not in str(raised.value) and TOKEN.split(":")[1] not in str(raised.value)

@@ -29,6 +29,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def listening(port: int) -> bool:
+    """Whether something accepts connections on this port of the loopback."""
+    try:
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError:
+        return False
+    writer.close()
+    await writer.wait_closed()
+    return True
+
+
 async def next_call(standin: BotAPIStandIn, chat: int, method: str, timeout: float = 20) -> Answered:
     """The next call of ``method`` the bot makes for ``chat`` (earlier calls of other methods are skipped)."""
     inbox = standin.inbox(chat)
@@ -89,8 +100,8 @@ async def bot(standin: BotAPIStandIn, tmp_path: Path) -> AsyncIterator[Bot]:
         stderr=asyncio.subprocess.PIPE,
     )
     served = Bot(process, f"http://127.0.0.1:{port}/td-hook")
-    for _ in range(600):  # the server answers once PTB has told the Bot API where the webhook is
-        if standin.webhook is not None or process.returncode is not None:
+    for _ in range(600):  # PTB tells the Bot API where the webhook is, then starts listening there
+        if (standin.webhook is not None and await listening(port)) or process.returncode is not None:
             break
         await asyncio.sleep(0.05)
     assert standin.webhook is not None, (await process.stderr.read()).decode() if process.stderr else ""

@@ -9,8 +9,10 @@ PTB's timeouts keep their meaning: ``connect`` is the time to open a connection,
 for a free one (aiohttp counts both in its own ``connect``), ``read`` the time to wait for Telegram's answer.
 aiohttp has no write timeout of its own; its read timer starts when the request starts going out, so for an
 upload (a file in the request) the write timeout is added to it. Errors become PTB's: a timeout is
-``TimedOut``, any other failure to talk to the server ``NetworkError``; an answer Telegram gave (a 429 with
-retry_after, a 400) is returned as it is and PTB turns it into RetryAfter, BadRequest and the rest.
+``TimedOut``, any other failure to talk to the server ``NetworkError`` (without the URL, which holds the
+token); an answer the server gave (a 429 with retry_after, a 400) is returned as it is and PTB turns it into
+RetryAfter, BadRequest and the rest. Redirects are not followed (the Bot API sends none; httpx did not either).
+
 Parameters go as one JSON body (the Bot API takes JSON for every method; a file goes as multipart form data).
 No proxy: the bot talks to Telegram, or to the Bot API server ``BOT_API_URL`` names, directly (reading the
 environment for proxy settings would read ``~/.netrc`` on a thread for every request).
@@ -96,9 +98,11 @@ class AiohttpRequest(BaseRequest):
         elif request_data is not None:
             data, headers = request_data.json_payload, JSON
         try:
-            async with session.request(method, url, data=data, headers=headers, timeout=timeout) as response:
+            async with session.request(
+                method, url, data=data, headers=headers, timeout=timeout, allow_redirects=False
+            ) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:
             raise TimedOut from exc
-        except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+        except aiohttp.ClientError as exc:  # the URL holds the token: it is left out of the message
+            raise NetworkError(f"aiohttp.{type(exc).__name__}: {str(exc).replace(url, 'the Bot API URL')}") from exc
