@@ -162,3 +162,27 @@ async def test_a_network_error_does_not_quote_the_token() -> None:
     finally:
         await request.shutdown()
     assert TOKEN not in str(raised.value) and TOKEN.split(":")[1] not in str(raised.value)
+
+
+async def test_a_proxy_named_in_the_environment_carries_the_calls_unless_no_proxy_lists_the_host(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot behind a proxy (HTTP_PROXY/HTTPS_PROXY) reaches Telegram through it, as with PTB's own transport:
+    here the Bot API's host does not exist, so only the proxy (the loopback server) can answer."""
+    monkeypatch.setenv("HTTP_PROXY", server.url.removesuffix("/bot"))
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    bot = await bot_for("http://api.telegram.invalid/bot")
+    try:
+        sent = await bot.send_message(1, "through the proxy")
+    finally:
+        await bot.shutdown()
+    assert sent.text == "through the proxy"
+    monkeypatch.setenv("NO_PROXY", "api.telegram.invalid")
+    request = AiohttpRequest(4)
+    await request.initialize()
+    try:
+        with pytest.raises(NetworkError):  # straight to a host that does not exist
+            await request.post(f"http://api.telegram.invalid/bot{TOKEN}/getMe")
+    finally:
+        await request.shutdown()

@@ -14,11 +14,15 @@ token); an answer the server gave (a 429 with retry_after, a 400) is returned as
 RetryAfter, BadRequest and the rest. Redirects are not followed (the Bot API sends none; httpx did not either).
 
 Parameters go as one JSON body (the Bot API takes JSON for every method; a file goes as multipart form data).
-No proxy: the bot talks to Telegram, or to the Bot API server ``BOT_API_URL`` names, directly (reading the
-environment for proxy settings would read ``~/.netrc`` on a thread for every request).
+A proxy named in the environment (``HTTPS_PROXY``, ``HTTP_PROXY``, with ``NO_PROXY``), as httpx honoured, is
+read once per Bot API host, not per request (aiohttp's own ``trust_env`` reads ``~/.netrc`` on a thread for
+every request).
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
+from urllib.request import getproxies, proxy_bypass_environment
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -37,7 +41,7 @@ def _sum(*parts: float | None) -> float | None:
 class AiohttpRequest(BaseRequest):
     """PTB's ``BaseRequest`` on one aiohttp session, opened by ``initialize`` and closed by ``shutdown``."""
 
-    __slots__ = ("_connect", "_media_write", "_pool", "_pool_size", "_read", "_session", "_write")
+    __slots__ = ("_connect", "_media_write", "_pool", "_pool_size", "_proxies", "_read", "_session", "_write")
 
     def __init__(
         self,
@@ -52,6 +56,7 @@ class AiohttpRequest(BaseRequest):
         self._read, self._write, self._connect, self._pool = read_timeout, write_timeout, connect_timeout, pool_timeout
         self._media_write = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], str | None] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -67,6 +72,15 @@ class AiohttpRequest(BaseRequest):
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
             await self._session.close()
+
+    def _proxy_for(self, url: str) -> str | None:
+        """The proxy the environment names for ``url``'s host, or None (none named, or NO_PROXY lists it)."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.hostname or "")
+        if key not in self._proxies:
+            proxies = getproxies()
+            self._proxies[key] = None if proxy_bypass_environment(key[1], proxies) else proxies.get(key[0])
+        return self._proxies[key]
 
     async def do_request(
         self,
@@ -99,7 +113,13 @@ class AiohttpRequest(BaseRequest):
             data, headers = request_data.json_payload, JSON
         try:
             async with session.request(
-                method, url, data=data, headers=headers, timeout=timeout, allow_redirects=False
+                method,
+                url,
+                data=data,
+                headers=headers,
+                timeout=timeout,
+                allow_redirects=False,
+                proxy=self._proxy_for(url),
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:
