@@ -11,6 +11,13 @@ from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.render import outcome_texts
 
 NAVIGATION = re.compile(r"chart follows|test follows|^Step \d", re.IGNORECASE)
+# a sentence telling the director what to do ("Determine the rectification …", "Use the scoring table …") is the
+# director's own step: an ``audience: director`` note, or words in brackets, never a sentence read to the players
+DIRECTOR_STEP = re.compile(
+    r"(?:^|[.:;—] )(?:Determine|Use|Consult|Apply|Rule on|Deal with|Remind|Open|Follow|Collect|Warn|Assess|"
+    r"Correct the|Change the|Cancel the|Explain|Make the|Report|Obtain|Tell the)\b"
+)
+BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation() -> None:
@@ -28,6 +35,7 @@ def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation()
             assert len(aloud) == len(set(aloud)), where
             for paragraph in aloud:
                 assert not NAVIGATION.search(paragraph), (where, paragraph)
+                assert not DIRECTOR_STEP.search(BRACKETED.sub("", paragraph)), (where, paragraph)
                 assert paragraph.rstrip().endswith((".", ")", "”", '"')), (where, paragraph)
             checked += 1
     assert checked > 1000
