@@ -39,3 +39,20 @@ def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation()
                 assert paragraph.rstrip().endswith((".", ")", "”", '"')), (where, paragraph)
             checked += 1
     assert checked > 1000
+
+
+def test_a_lead_restriction_declarer_chose_is_read_before_what_was_found_at_the_end_of_play() -> None:
+    charts = load_charts()
+    engine = Engine(charts)
+    checked = 0
+    for path in enumerate_paths(charts, "insufficient-bid"):
+        walk = engine.walk("insufficient-bid", path.steps, dict(path.given))
+        reached = {(r.chart, r.node): r.text for r in walk.passed}
+        lead = reached.get(("lead-restrictions", "prohibit-ruling"))
+        found = reached.get(("insufficient-bid", "adjust-b2"))
+        if not (walk.finished and lead and found):
+            continue
+        aloud = outcome_texts(walk)
+        assert aloud.index(lead) < aloud.index(found) < len(aloud) - 1, [s.node for s in path.steps]
+        checked += 1
+    assert checked

@@ -100,8 +100,8 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
     if seats:  # read first: the roles the ruling names, as seats at this table
         lines += [esc(seats), ""]
-    lines += [f"» {esc(note)}" for note in screen.notes]
-    lines += [f"• {esc(r.text)}" for r in screen.rulings]
+    ruled = {r.text for r in screen.rulings}
+    lines += [f"{'•' if text in ruled else '»'} {esc(text)}" for text in screen.aloud]
     lines += ["", "<b>Laws applied</b>"]
     for ref in screen.laws:
         passage = book.passage(ref)
