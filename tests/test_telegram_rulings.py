@@ -95,6 +95,8 @@ async def test_a_ruling_read_again_says_who_is_who_at_the_table_first(demo: tupl
         " right-hand opponent (RHO); North–South are the non-offending side."
     )
     assert seats in text and text.index("Ruling —") < text.index(seats) < text.index("Laws applied")
+    shared = table.texts(await table.press("Share", message=table.last_message(with_button="Share")))
+    assert seats in shared  # the summary a committee or the players receive says it too
 
 
 @pytest.mark.slow
