@@ -11,6 +11,13 @@ from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.render import outcome_texts
 
 NAVIGATION = re.compile(r"chart follows|test follows|^Step \d", re.IGNORECASE)
+# a sentence telling the director what to do ("Determine the rectification …", "Use the scoring table …") is the
+# director's own step: an ``audience: director`` note, or words in brackets, never a sentence read to the players
+DIRECTOR_STEP = re.compile(
+    r"(?:^|[.:;—] )(?:Determine|Use|Consult|Apply|Rule on|Deal with|Remind|Open|Follow|Collect|Warn|Assess|"
+    r"Correct the|Change the|Cancel the|Explain|Make the|Report|Obtain|Tell the)\b"
+)
+BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation() -> None:
@@ -28,6 +35,24 @@ def test_every_finished_path_reads_aloud_in_whole_sentences_without_navigation()
             assert len(aloud) == len(set(aloud)), where
             for paragraph in aloud:
                 assert not NAVIGATION.search(paragraph), (where, paragraph)
+                assert not DIRECTOR_STEP.search(BRACKETED.sub("", paragraph)), (where, paragraph)
                 assert paragraph.rstrip().endswith((".", ")", "”", '"')), (where, paragraph)
             checked += 1
     assert checked > 1000
+
+
+def test_a_lead_restriction_declarer_chose_is_read_before_what_was_found_at_the_end_of_play() -> None:
+    charts = load_charts()
+    engine = Engine(charts)
+    checked = 0
+    for path in enumerate_paths(charts, "insufficient-bid"):
+        walk = engine.walk("insufficient-bid", path.steps, dict(path.given))
+        reached = {(r.chart, r.node): r.text for r in walk.passed}
+        lead = reached.get(("lead-restrictions", "prohibit-ruling"))
+        found = reached.get(("insufficient-bid", "adjust-b2"))
+        if not (walk.finished and lead and found):
+            continue
+        aloud = outcome_texts(walk)
+        assert aloud.index(lead) < aloud.index(found) < len(aloud) - 1, [s.node for s in path.steps]
+        checked += 1
+    assert checked

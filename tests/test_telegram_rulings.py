@@ -80,6 +80,26 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
 
 
 @pytest.mark.slow
+async def test_a_ruling_read_again_says_who_is_who_at_the_table_first(demo: tuple[Application, FakeBotAPI]) -> None:
+    app, api = demo
+    table = Table(app, api)
+    sid = await rule(table)
+    await table.send("/history")
+    assert "is the offender" not in table.texts(await table.press(f"{sid}. "))  # no seat recorded: nothing said
+    await table.press("Board & seats", message=table.last_message(with_button="Board & seats"))
+    await table.press("Offender E", message=table.last_message(with_button="Offender E"))
+    await table.send("/history")
+    text = table.texts(await table.press(f"{sid}. "))
+    seats = (
+        "East is the offender: West is the offender's partner, South the left-hand opponent (LHO) and North the"
+        " right-hand opponent (RHO); North–South are the non-offending side."
+    )
+    assert seats in text and text.index("Ruling —") < text.index(seats) < text.index("Laws applied")
+    shared = table.texts(await table.press("Share", message=table.last_message(with_button="Share")))
+    assert seats in shared  # the summary a committee or the players receive says it too
+
+
+@pytest.mark.slow
 async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     demo: tuple[Application, FakeBotAPI], store: Store
 ) -> None:

@@ -50,8 +50,10 @@ def ruling_notes(walk: Walk) -> tuple[str, ...]:
 
 
 def outcome_texts(walk: Walk) -> tuple[str, ...]:
-    """The ruling as it is read aloud and filed: its notes, then its rulings (the calling chart's last)."""
-    return (*ruling_notes(walk), *(reached.text for reached in walk.rulings))
+    """The ruling as it is read aloud and filed: its notes and rulings, each once, in the order the walk reached
+    them (the calling chart's ruling last), so a lead restriction declarer chose comes before what was found at
+    the end of play."""
+    return tuple(dict.fromkeys(r.text for r in walk.passed if r.aloud))
 
 
 SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}

@@ -83,6 +83,7 @@ class Screen:
     poll: str = ""  # players may be polled at this question (Law 16B1): how the poll's question ends
     polled: tuple[str, ...] = ()  # the results of the polls taken at this question ("6 of 9 would …")
     where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
+    aloud: tuple[str, ...] = ()  # once finished: the notes and rulings read aloud, in the order they happened
 
     @property
     def finished(self) -> bool:
@@ -471,6 +472,7 @@ class Dialogs:
                 options=(),
                 help=None,
                 basis=None,
+                aloud=outcome_texts(walk),
                 **{**common, "notes": ruling_notes(walk)},
             )
         node = walk.node

@@ -44,6 +44,7 @@ from telegram.request import BaseRequest
 
 from bot.answers import GONE, Act, Kind, Reply, build_replies
 from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
+from bot.dialogs.render import seats_line
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
 from bot.logs import pseudonym
@@ -235,10 +236,11 @@ class TelegramFrontEnd:
             sent = await deliver(partial(message.reply_html, part, reply_markup=markup), idempotent=False)
         return sent
 
-    async def show(self, update: Update, screen: Screen, edit: Message | None = None) -> None:
-        """Show a question (editing the message it replaces) or send the final ruling as new messages."""
+    async def show(self, update: Update, screen: Screen, edit: Message | None = None, seats: str = "") -> None:
+        """Show a question (editing the message it replaces) or send the final ruling as new messages, after
+        who is who at the table when the record has the seats."""
         if screen.finished:
-            parts = ruling_html(self.book, screen)
+            parts = ruling_html(self.book, screen, seats)
 
             async def ruling() -> None:
                 for index, part in enumerate(parts):
@@ -575,8 +577,13 @@ class TelegramFrontEnd:
         await self._law(update, press.ref)
 
     async def _press_resume(self, update: Update, press: Resume) -> None:
-        screen = await self.dialogs.resume(self.owner(update), press.session)
-        await self.show(update, screen)
+        owner = self.owner(update)
+        screen = await self.dialogs.resume(owner, press.session)
+        seats = ""
+        if screen.finished:  # a ruling read again says who is who first, as the terminal's 'ruling N' does
+            record = await self.records.rulings.own(owner, press.session)
+            seats = seats_line(record.annotations.get("offender"), record.annotations.get("non_offenders"))
+        await self.show(update, screen, seats=seats)
 
     async def _press_none(self, update: Update, _press: NoneOfThese) -> None:
         await self.reply(

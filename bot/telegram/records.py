@@ -29,7 +29,7 @@ from telegram.ext import ContextTypes
 
 from bot.dialogs import DialogError
 from bot.dialogs.regulations import load_regulations
-from bot.dialogs.render import path_in_chart, to_dot
+from bot.dialogs.render import path_in_chart, seats_line, to_dot
 from bot.ids import parse_id
 from bot.rulings import (
     APPEAL_REASON_LIMIT,
@@ -133,6 +133,9 @@ def summary_html(record: RulingRecord) -> str:
     lines = [f"⚖️ <b>Ruling {record.session_id} — {esc(record.chart_title)}</b>"]
     if details:
         lines.append(esc(details))
+    seats = seats_line(notes.get("offender"), notes.get("non_offenders"))
+    if seats:  # who is who, so the roles the ruling names can be read as seats
+        lines.append(esc(seats))
     if record.current:
         lines += [f"• {esc(t)}" for t in record.current.texts]
         lines.append(f"<i>Laws {esc(', '.join(record.current.laws))} (2017)</i>")

@@ -94,11 +94,14 @@ def question_keyboard(screen: Screen) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def ruling_html(book: LawBook, screen: Screen) -> list[str]:
-    """The final ruling as one or more messages: outcome, quoted laws, the path."""
+def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
+    """The final ruling as one or more messages: who is who at the table (``seats_line``, when the record has
+    the seats), outcome, quoted laws, the path."""
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
-    lines += [f"» {esc(note)}" for note in screen.notes]
-    lines += [f"• {esc(r.text)}" for r in screen.rulings]
+    if seats:  # read first: the roles the ruling names, as seats at this table
+        lines += [esc(seats), ""]
+    ruled = {r.text for r in screen.rulings}
+    lines += [f"{'•' if text in ruled else '»'} {esc(text)}" for text in screen.aloud]
     lines += ["", "<b>Laws applied</b>"]
     for ref in screen.laws:
         passage = book.passage(ref)

@@ -98,8 +98,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
 def ruling_text(book: LawBook, screen: Screen) -> str:
     """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
-    lines += [f"» {note}" for note in screen.notes]
-    lines += [f"• {r.text}" for r in screen.rulings]
+    ruled = {r.text for r in screen.rulings}
+    lines += [f"{'•' if text in ruled else '»'} {text}" for text in screen.aloud]
     lines += ["", "Laws applied:"]
     for ref in screen.laws:
         passage = book.passage(ref)
