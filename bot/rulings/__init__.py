@@ -42,6 +42,10 @@ class RulingError(DialogError):
     """Not allowed or not possible; the message is fit for the user."""
 
 
+class BadScore(RulingError):
+    """What the director typed cannot be scored (a malformed contract, weights off 100 %): ask again."""
+
+
 def score_usage(step: ScoreStep) -> str:
     """What to type to score a ruling that ends in ``step``."""
     return ruling_usage(step.kind, int(step.tricks))
@@ -285,11 +289,11 @@ class Rulings:
             raise RulingError(f"Ruling {session_id} does not end in a score to work out (type score 4SX= vul alone).")
         words = typed.split()
         if not words:
-            raise RulingError(f"Type {score_usage(record.score)}.")
+            raise BadScore(f"Type {score_usage(record.score)}.")
         try:
             said = ruling_score_text(record.score.kind, int(record.score.tricks), words)
         except ScoringError as exc:
-            raise RulingError(str(exc)) from None
+            raise BadScore(str(exc)) from None
         await self.dialogs.note(session_id, EventKind.SCORE, {"typed": " ".join(words)[:400], "said": said})
         return await self.record(session_id), said
 

@@ -178,6 +178,7 @@ class TelegramFrontEnd:
         self.replies = build_replies(book, dialogs.charts, matcher)
         self.players = PlayerHandlers(self)
         self.polls = PollHandlers(self, Polls(dialogs.store, dialogs))
+        self.scoring = ScoringHandlers(self, self.records.rulings)
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
         # What was typed, by the (chat, message) offering its situations: a chart started from there answers
         # what the description already says. In memory only: after a restart the chart simply asks.
@@ -201,7 +202,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("club", self.records.on_club))
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(CommandHandler("handover", self.records.on_handover))
-        ScoringHandlers(self).install(app)
+        self.scoring.install(app)
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(PollHandler(self.polls.on_poll))
         app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
@@ -243,7 +244,8 @@ class TelegramFrontEnd:
             async def ruling() -> None:
                 for index, part in enumerate(parts):
                     last = index == len(parts) - 1
-                    await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+                    keyboard = ruling_keyboard(screen.session_id, screen.score is not None) if last else None
+                    await self.reply(update, part, keyboard)
 
             if edit is None:
                 await ruling()
@@ -386,7 +388,12 @@ class TelegramFrontEnd:
         message = update.effective_message
         if message is None or not (message.text or message.caption):
             return
-        if await self.records.on_reply(update) or await self.polls.on_reply(update):
+        replied = (  # a reply to one of our prompts
+            await self.records.on_reply(update)
+            or await self.polls.on_reply(update)
+            or await self.scoring.on_reply(update)
+        )
+        if replied:
             return
         text = message.text or message.caption or ""
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
@@ -484,6 +491,7 @@ class TelegramFrontEnd:
             **self.records.press_handlers(),
             **self.players.press_handlers(),
             **self.polls.press_handlers(),
+            **self.scoring.press_handlers(),
         }
 
     async def _current(self, update: Update, session: int, step: int, question: str | None) -> Screen:

@@ -49,6 +49,7 @@ from bot.telegram.callbacks import (
     AppealShared,
     AskEvent,
     AskNote,
+    AskScore,
     BoardMenu,
     ClubInvitation,
     ClubMenu,
@@ -103,10 +104,12 @@ def _name(update: Update) -> str:
     return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
-def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
-    """The actions on a finished ruling."""
+def ruling_keyboard(sid: int, score: bool = False) -> InlineKeyboardMarkup:
+    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in."""
+    scoring = [[InlineKeyboardButton("🧮 Score it", callback_data=AskScore(sid).encode())]] if score else []
     return InlineKeyboardMarkup(
         [
+            *scoring,
             [
                 InlineKeyboardButton("🪑 Board & seats", callback_data=BoardMenu(sid).encode()),
                 InlineKeyboardButton("📝 Add a note", callback_data=AskNote(sid).encode()),

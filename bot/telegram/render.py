@@ -15,6 +15,7 @@ from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
+from bot.rulings import score_usage
 from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, PollPlayers, Restart
 
 MESSAGE_LIMIT = 4096
@@ -99,6 +100,8 @@ def ruling_html(book: LawBook, screen: Screen) -> list[str]:
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
     lines += [f"» {esc(note)}" for note in screen.notes]
     lines += [f"• {esc(r.text)}" for r in screen.rulings]
+    if screen.score:
+        lines += ["", f"🧮 <i>To work out the score, tap Score it and type {esc(score_usage(screen.score))}.</i>"]
     lines += ["", "<b>Laws applied</b>"]
     for ref in screen.laws:
         passage = book.passage(ref)
