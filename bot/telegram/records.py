@@ -139,6 +139,8 @@ def summary_html(record: RulingRecord) -> str:
     if record.current:
         lines += [f"• {esc(t)}" for t in record.current.texts]
         lines.append(f"<i>Laws {esc(', '.join(record.current.laws))} (2017)</i>")
+    for scored in record.scores:  # one line each: the committee's messages split at lines
+        lines.append(f"🧮 {esc(scored.said.splitlines()[-1])} (typed: {esc(scored.typed)})")
     if record.appeal_deadline:
         lines.append(f"Appeals until {time.strftime('%H:%M', time.localtime(record.appeal_deadline))}.")
     return "\n".join(lines)
