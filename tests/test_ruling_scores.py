@@ -20,7 +20,7 @@ from bot.matching import build_matcher
 from bot.rulings import RulingError, Rulings
 from bot.rulings.export import export
 from bot.scoring import ScoringError
-from bot.scoring.service import ruling_score_text
+from bot.scoring.service import ruling_number, ruling_score_text
 from bot.store import Store
 from bot.terminal import TerminalChat
 
@@ -58,6 +58,15 @@ REVOKE_TWO = ["1", "1", "2", "1", "1", "1", "1", "1", "1"]
 )
 def test_a_ruling_is_scored_as_its_chart_says(kind: str, tricks: int, typed: str, says: str) -> None:
     assert says in ruling_score_text(kind, tricks, typed.split())
+
+
+@pytest.mark.parametrize(
+    ("typed", "ruling"),
+    [("7 4S= vul defenders", 7), ("12 60% 4S= 40% 4S-1 vul imps 620", 12), ("3", 3), ("3 pass", 3),
+     ("7 NT= vul", None), ("4SX= vul", None), ("", None), ("7 -100", 7)],
+)  # fmt: skip
+def test_a_score_command_names_a_ruling_only_before_a_contract(typed: str, ruling: int | None) -> None:
+    assert ruling_number(typed.split()) == ruling
 
 
 @pytest.mark.parametrize(
@@ -131,6 +140,7 @@ async def test_the_terminal_scores_a_ruling_and_files_it(store: Store) -> None:
         "Ruling 1, filed on its record:\n+680 — 4♠+2 vul, declarer's side (4♠= at the table, 2 tricks to declarer)"
     )
     assert await chat.handle("score 4SX= vul") == "+790 — 4♠X= vul, declarer's side"  # still plain arithmetic
+    assert await chat.handle("score 7 NT= vul") == "+2220 — 7NT= vul, declarer's side"  # a level, not ruling 7
     shown = await chat.handle("ruling 1")
     assert "Score (typed: 4S= vul defenders):\n+680 — 4♠+2 vul" in shown
     record = await Rulings(store, dialogs).record(1)

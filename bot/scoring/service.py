@@ -191,6 +191,16 @@ SIDES_GIVING = {
 }
 
 
+def ruling_number(words: Sequence[str]) -> int | None:
+    """The ruling a ``score`` command names first (``score 7 4S= vul defenders``), or None for plain arithmetic:
+    a number followed by what starts a contract, a weight or a score (``score 7 NT= vul`` is 7NT=, not ruling 7)."""
+    if not words or not (words[0].isascii() and words[0].isdigit()) or len(words[0]) > 12:
+        return None
+    if len(words) > 1 and not re.match(r"[0-9+\-−]|pass", words[1], re.I):
+        return None
+    return int(words[0])
+
+
 def ruling_usage(kind: str, tricks: int = 0) -> str:
     """What to type to score a ruling of this kind (``bot.dialogs.model.ScoreStep``), with an example."""
     if kind == "transfer":

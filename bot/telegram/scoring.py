@@ -75,7 +75,7 @@ class ScoringHandlers:
 
         async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             args = context.args or []
-            if not args or not args[0].isdigit():
+            if service.ruling_number(args) is None:
                 await plain(update, context)
                 return
             await self._file(update, args[0], " ".join(args[1:]))

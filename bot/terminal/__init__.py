@@ -408,13 +408,10 @@ class TerminalChat:
     async def _score(self, rest: str) -> str:
         """score 4SX= vul, or score N … to work out ruling N's score (the tricks its answers transfer, a weighted
         adjusted score) and file it on its record."""
-        number, _, typed = rest.partition(" ")
-        if not number.isdigit():
-            return await self._arithmetic("score", service.score_text)(rest)
-        session_id = parse_id(number)
+        session_id = service.ruling_number(rest.split())
         if session_id is None:
-            return "There is no such ruling. Type 'rulings' for the list."
-        record, said = await self.rulings.score(self.owner, session_id, typed)
+            return await self._arithmetic("score", service.score_text)(rest)
+        record, said = await self.rulings.score(self.owner, session_id, rest.partition(" ")[2])
         return f"Ruling {record.session_id}, filed on its record:\n{said}"
 
     async def _note(self, rest: str) -> str:
