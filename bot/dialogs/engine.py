@@ -292,7 +292,7 @@ class Engine:
                     walk.passed.append(note)
                     frame.node = node.next
                 case Ruling():
-                    score = tricks_of(node.score, frame.values) if node.score else None
+                    score = tricks_of(node.score, frame.chart, frame.values) if node.score else None
                     reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws, score=score)
                     walk.rulings.append(reached)
                     walk.passed.append(reached)

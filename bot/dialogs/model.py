@@ -114,11 +114,13 @@ class Branch(Node):
 NUMBERS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
-def tricks_of(step: ScoreStep, values: Mapping[str, str]) -> ScoreStep:
-    """The step with its tricks counted: a variable's value id ("two") read as its number (unknown: 0)."""
+def tricks_of(step: ScoreStep, chart: Chart, values: Mapping[str, str]) -> ScoreStep:
+    """The step with its tricks counted: a variable's value id ("two", else its default) read as its number
+    (unknown: 0)."""
     if isinstance(step.tricks, int):
         return step
-    value = values.get(step.tricks, "")
+    variable = chart.variables.get(step.tricks)
+    value = values.get(step.tricks) or (variable.default if variable else None) or ""
     return ScoreStep(step.kind, NUMBERS.index(value) if value in NUMBERS else 0)
 
 
