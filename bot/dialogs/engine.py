@@ -23,8 +23,10 @@ from bot.dialogs.model import (
     Park,
     Question,
     Ruling,
+    ScoreStep,
     choices,
     prompt,
+    tricks_of,
 )
 from bot.store.records import Status
 
@@ -77,6 +79,7 @@ class Reached:
     text: str
     laws: tuple[str, ...]
     aloud: bool = True  # read in the ruling; False for a note that is the director's own step
+    score: ScoreStep | None = None  # a ruling's arithmetic, its tricks counted from the walk's answers
 
 
 @dataclass(slots=True)
@@ -289,7 +292,8 @@ class Engine:
                     walk.passed.append(note)
                     frame.node = node.next
                 case Ruling():
-                    reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws)
+                    score = tricks_of(node.score, frame.chart, frame.values) if node.score else None
+                    reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws, score=score)
                     walk.rulings.append(reached)
                     walk.passed.append(reached)
                     self._return(walk)

@@ -8,6 +8,7 @@ from bot.dialogs.engine import Engine
 from bot.dialogs.facts import STOPS, load_negations, words
 from bot.dialogs.loader import NODE_ID
 from bot.dialogs.model import (
+    NUMBERS,
     PLACEHOLDER,
     Branch,
     Chart,
@@ -241,6 +242,25 @@ def _check_when(chart: Chart, node: Ruling, out: list[Finding]) -> None:
                 out.append(Finding(_where(chart, node), f"'when' {name!r}: {value!r} is not one of its values"))
 
 
+def _check_score(chart: Chart, node: Ruling, out: list[Finding]) -> None:
+    """A transfer moves 1 to 13 tricks, or as many as a declared variable's value says ("two"), set on every
+    path to the ruling."""
+    if node.score is None or node.score.kind != "transfer":
+        return
+    tricks = node.score.tricks
+    if isinstance(tricks, int):
+        if not 1 <= tricks <= 13:
+            out.append(Finding(_where(chart, node), f"'score' transfers {tricks} tricks: from 1 to 13"))
+        return
+    variable = chart.variables.get(tricks)
+    if variable is None:
+        out.append(Finding(_where(chart, node), f"'score' counts tricks by {tricks!r}, which is not declared"))
+    elif any(value not in NUMBERS for value in variable.values):
+        out.append(Finding(_where(chart, node), f"'score': the values of {tricks!r} must be none, one, two, … twelve"))
+    elif tricks not in _definitely_set(chart).get(node.id, frozenset(chart.variables)) and not variable.default:
+        out.append(Finding(_where(chart, node), f"'score': {tricks!r} may be unset on a path to {node.id!r}"))
+
+
 def _check_variables(chart: Chart, out: list[Finding]) -> None:
     """Every placeholder names a declared variable that is set on every path reaching it."""
     for node in chart.nodes.values():
@@ -255,6 +275,7 @@ def _check_variables(chart: Chart, out: list[Finding]) -> None:
     for node in chart.nodes.values():
         if isinstance(node, Ruling):
             _check_when(chart, node, out)
+            _check_score(chart, node, out)
     defaults = {name for name, v in chart.variables.items() if v.default}
     known = _definitely_set(chart)
     for node in chart.nodes.values():

@@ -16,6 +16,7 @@ from typing import TypeVar
 import yaml
 
 from bot.dialogs.model import (
+    SCORE_KINDS,
     Branch,
     Chart,
     Jump,
@@ -26,6 +27,7 @@ from bot.dialogs.model import (
     Question,
     Repeat,
     Ruling,
+    ScoreStep,
     Variable,
 )
 from bot.laws.summaries import Sentence, Summary
@@ -212,6 +214,7 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
             built = Ruling(
                 ruling=reader.req_text("ruling"),
                 laws_reason=reader.text("laws_reason", required=False),
+                score=_score(reader.text("score", required=False), path, reader.line, node_id),
                 when={
                     name: _Reader(words, path, f"'when' {name!r} in node {node_id!r}").text_map_here()
                     for name, words in reader.mapping("when", required=False).items()
@@ -250,6 +253,19 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
             )
     reader.done()
     return built
+
+
+def _score(text: str | None, path: str, line: int, node_id: str) -> ScoreStep | None:
+    """``table``, ``adjusted``, ``transfer 2`` or ``transfer VARIABLE`` (its value ids count the tricks)."""
+    if text is None:
+        return None
+    kind, _, tricks = text.strip().partition(" ")
+    tricks = tricks.strip()
+    if kind not in SCORE_KINDS or (kind == "transfer") != bool(tricks):
+        raise ChartError(path, line, f"'score' of node {node_id!r} is table, adjusted, transfer N or transfer VARIABLE")
+    if not tricks:
+        return ScoreStep(kind)
+    return ScoreStep(kind, int(tricks) if tricks.isdigit() else tricks)
 
 
 def _variable(name: str, node: yaml.Node, path: str) -> Variable:

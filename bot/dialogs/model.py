@@ -6,6 +6,7 @@ A node's kind is its class. Nothing here knows about YAML, storage or any front 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.laws.summaries import Summary
@@ -50,9 +51,24 @@ class Question(Node):
     poll: str | None = None  # players may be polled here (Law 16B1): the words that end the poll's question
 
 
+SCORE_KINDS = ("table", "transfer", "adjusted")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreStep:
+    """The arithmetic a director may ask for once a ruling is reached (never a step of the walk): ``table``, the
+    contract and result as awarded; ``transfer``, the result at the table with ``tricks`` moved from one side to
+    the other (a number, or in a chart a variable whose value ids count them: ``two``); ``adjusted``, the
+    result assigned, or results with their weights (Law 12C1(c))."""
+
+    kind: str
+    tricks: int | str = 0
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruling(Node):
     ruling: str
+    score: ScoreStep | None = None  # what the director may have scored after this ruling
     laws_reason: str | None = None  # why the first law cited is not one of the chart's own (for reviewers)
     # variable -> value -> a paragraph read after the ruling only when the variable has that value (the form of
     # contest: a team match's paragraph is not read at pairs, and none is read while it is unknown)
@@ -93,6 +109,19 @@ class Branch(Node):
     branch: str
     cases: dict[str, str]
     otherwise: str | None = None
+
+
+NUMBERS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def tricks_of(step: ScoreStep, chart: Chart, values: Mapping[str, str]) -> ScoreStep:
+    """The step with its tricks counted: a variable's value id ("two", else its default) read as its number
+    (unknown: 0)."""
+    if isinstance(step.tricks, int):
+        return step
+    variable = chart.variables.get(step.tricks)
+    value = values.get(step.tricks) or (variable.default if variable else None) or ""
+    return ScoreStep(step.kind, NUMBERS.index(value) if value in NUMBERS else 0)
 
 
 # The option ids the engine gives to nodes whose choices are not written in the chart.

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
-from bot.dialogs.model import Chart, Jump, Node, Park, Question, Ruling, choices, prompt
+from bot.dialogs.model import Chart, Jump, Node, Park, Question, Ruling, ScoreStep, choices, prompt
 from bot.dialogs.regulations import SOURCE as SETTING
 from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
 from bot.dialogs.render import outcome_texts, ruling_notes
@@ -84,6 +84,7 @@ class Screen:
     polled: tuple[str, ...] = ()  # the results of the polls taken at this question ("6 of 9 would …")
     where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
     aloud: tuple[str, ...] = ()  # once finished: the notes and rulings read aloud, in the order they happened
+    score: ScoreStep | None = None  # once finished: the arithmetic the director may ask for (the last ruling's)
 
     @property
     def finished(self) -> bool:
@@ -473,6 +474,7 @@ class Dialogs:
                 help=None,
                 basis=None,
                 aloud=outcome_texts(walk),
+                score=next((r.score for r in reversed(walk.rulings) if r.score), None),
                 **{**common, "notes": ruling_notes(walk)},
             )
         node = walk.node

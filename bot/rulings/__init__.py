@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 
 from bot.dialogs import DialogError, Dialogs, NotFound, Screen
 from bot.dialogs.engine import Answered
+from bot.dialogs.model import ScoreStep
 from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
 from bot.laws.refs import law_number
 from bot.rulings.settings import authorities, check_setting, club_settings, regulation_settings
+from bot.scoring import ScoringError
+from bot.scoring.service import ruling_score_text, ruling_usage
 from bot.store import Club, Event, EventKind, Forgotten, Status, Store
 
 __all__ = ["authorities", "club_settings"]  # kept importable from here: the settings moved to bot.rulings.settings
@@ -37,6 +40,15 @@ FILING_ROLES = frozenset({"admin", "director"})
 
 class RulingError(DialogError):
     """Not allowed or not possible; the message is fit for the user."""
+
+
+class BadScore(RulingError):
+    """What the director typed cannot be scored (a malformed contract, weights off 100 %): ask again."""
+
+
+def score_usage(step: ScoreStep) -> str:
+    """What to type to score a ruling that ends in ``step``."""
+    return ruling_usage(step.kind, int(step.tricks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +99,15 @@ class PollResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """The director's arithmetic on the ruling (the score after a trick transfer, a weighted adjusted score)."""
+
+    at: float
+    typed: str
+    said: str
+
+
+@dataclass(frozen=True, slots=True)
 class RulingRecord:
     """Everything a club keeps of a ruling."""
 
@@ -106,6 +127,8 @@ class RulingRecord:
     appeal_minutes: int = 30
     description: str = ""  # what the director typed when the chart was started from a description
     polls: tuple[PollResult, ...] = ()
+    scores: tuple[ScoreLine, ...] = ()
+    score: ScoreStep | None = None  # the arithmetic the ruling ends in, if its chart names one
 
     @property
     def finished(self) -> bool:
@@ -136,6 +159,7 @@ def build_record(
     appeals: list[Appeal] = []
     decisions: list[Decision] = []
     polls: list[PollResult] = []
+    scores: list[ScoreLine] = []
     for event in events:
         data = event.data
         match event.kind:
@@ -158,6 +182,8 @@ def build_record(
                         str(data["said"]),
                     )
                 )
+            case EventKind.SCORE:
+                scores.append(ScoreLine(event.at, str(data["typed"]), str(data["said"])))
     chart = dialogs.charts.get(row_chart)
     return RulingRecord(
         session_id=screen.session_id,
@@ -176,6 +202,8 @@ def build_record(
         appeal_minutes=int(club_settings(club)["appeal_minutes"]),
         description=str(events[0].data.get("description", "")) if events and events[0].kind == EventKind.START else "",
         polls=tuple(polls),
+        scores=tuple(scores),
+        score=screen.score,
     )
 
 
@@ -249,6 +277,25 @@ class Rulings:
     async def filing_clubs(self, user: str) -> list[int]:
         """The clubs a user's rulings may be filed under: those where they direct or administer."""
         return [c for c in await self.store.clubs_of(user) if await self.store.roles(c, user) & FILING_ROLES]
+
+    async def score(self, owner: str, session_id: int, typed: str) -> tuple[RulingRecord, str]:
+        """The director's score for their finished ruling, worked out as its chart says (the tricks its answers
+        transfer, a weighted adjusted score) and filed on the record; input that cannot be scored gets the one
+        line that says why, and nothing is filed."""
+        record = await self.own(owner, session_id)
+        if not record.finished:
+            raise RulingError(f"Ruling {session_id} is not finished yet: score it once it is.")
+        if record.score is None:
+            raise RulingError(f"Ruling {session_id} does not end in a score to work out (type score 4SX= vul alone).")
+        words = typed.split()
+        if not words:
+            raise BadScore(f"Type {score_usage(record.score)}.")
+        try:
+            said = ruling_score_text(record.score.kind, int(record.score.tricks), words)
+        except ScoringError as exc:
+            raise BadScore(str(exc)) from None
+        await self.dialogs.note(session_id, EventKind.SCORE, {"typed": " ".join(words)[:400], "said": said})
+        return await self.record(session_id), said
 
     async def hand_over(self, owner: str, session_id: int, to: str) -> None:
         """Give a ruling to another director: from now on only they can press its buttons (logged)."""

@@ -107,6 +107,9 @@ def to_text(book: LawBook, record: RulingRecord) -> str:
     lines += [f"{name}: {value}" for name, value in _details(record, _one_line)]
     lines += ["", "Outcome:"]
     lines += [f"  • {text}" for text in _outcome(record)]
+    for scored in record.scores:
+        lines += ["", f"Score, {_when(scored.at)} (typed: {_one_line(scored.typed)}):"]
+        lines += [f"  {line}" for line in scored.said.splitlines()]  # our own words, aligned
     if record.annotations.get("note"):
         lines += ["", "Director's note:", *_quoted(record.annotations["note"], _QUOTE)]
     if record.description:
@@ -143,6 +146,9 @@ def to_markdown(book: LawBook, record: RulingRecord) -> str:
     lines += [f"| {name} | {value} |" for name, value in _details(record, lambda text: _md(_one_line(text)))]
     lines += ["", "## Outcome", ""]
     lines += [f"- {text}" for text in _outcome(record)]
+    for scored in record.scores:
+        lines += ["", f"**Score** ({_when(scored.at)}, typed: {_md(_one_line(scored.typed))}):", ""]
+        lines += ["```", *scored.said.splitlines(), "```"]
     if record.annotations.get("note"):
         lines += ["", "**Director's note:**", "", *_md_quoted(record.annotations["note"])]
     if record.description:
@@ -206,6 +212,13 @@ def to_html(book: LawBook, record: RulingRecord) -> str:
         f"<p><strong>Director's note:</strong></p>{_html_quoted(record.annotations['note'])}"
         if record.annotations.get("note")
         else ""
+    )
+    note = (
+        "".join(
+            f"<p><strong>Score</strong> ({e(_when(x.at))}, typed: {e(_one_line(x.typed))}):</p><pre>{e(x.said)}</pre>"
+            for x in record.scores
+        )
+        + note
     )
     if record.description:
         note += f"<p><strong>Described as:</strong></p>{_html_quoted(record.description)}"

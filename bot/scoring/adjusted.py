@@ -15,7 +15,8 @@ from bot.scoring.conversion import imps, matchpoints
 from bot.scoring.errors import ScoringError
 
 # Law 12C2(a) and (b): at least 60 % / at most 40 % at pairs, ±3 IMPs at teams. knowledge/authorities.yaml
-# sets no other figures for any authority, so these are every authority's defaults.
+# records these same figures for every authority (pairs_averages, imps_for_averages: no other verified), so
+# they are every authority's defaults; a club that sets other words there is shown them, not computed with them.
 AVERAGE_PLUS_PAIRS = 60.0
 AVERAGE_PAIRS = 50.0
 AVERAGE_MINUS_PAIRS = 40.0

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from bot.scoring.adjusted import ARTIFICIAL, artificial, outcomes, weighted_imps, weighted_matchpoints
-from bot.scoring.contract import parse_result, parse_vulnerability
+from bot.scoring.contract import make_result, parse_result, parse_vulnerability
 from bot.scoring.conversion import imps, matchpoints, percentages
 from bot.scoring.deal import SEATS, STRAIN_ORDER, STRAIN_SHOWN, analyse, parse_deal
 from bot.scoring.errors import ScoringError
@@ -176,3 +176,95 @@ def deal_text(words: Sequence[str]) -> str:
     contracts = ", ".join(result.par) or "passed out"
     lines.append(f"Par (dealer {deal.dealer}, vulnerable {deal.vulnerable}): {contracts}, {result.par_score:+d} to NS")
     return "\n".join(lines)
+
+
+SIDES_GIVING = {
+    "declarer": "declarer",
+    "declarers": "declarer",
+    "declaring": "declarer",
+    "dummy": "declarer",
+    "defenders": "defenders",
+    "defender": "defenders",
+    "defence": "defenders",
+    "defense": "defenders",
+    "defending": "defenders",
+}
+
+
+def ruling_number(words: Sequence[str]) -> int | None:
+    """The ruling a ``score`` command names first (``score 7 4S= vul defenders``), or None for plain arithmetic:
+    a number followed by what starts a contract, a weight or a score (``score 7 NT= vul`` is 7NT=, not ruling 7)."""
+    if not words or not (words[0].isascii() and words[0].isdigit()) or len(words[0]) > 12:
+        return None
+    if len(words) > 1 and not re.match(r"[0-9+\-−]|pass", words[1], re.I):
+        return None
+    return int(words[0])
+
+
+def ruling_usage(kind: str, tricks: int = 0) -> str:
+    """What to type to score a ruling of this kind (``bot.dialogs.model.ScoreStep``), with an example."""
+    if kind == "transfer":
+        return (
+            f"the contract and the result at the table (or as claimed), the vulnerability, and the side that gives "
+            f"up the {_tricks(tricks)}, declarer or defenders: 4S= vul defenders"
+        )
+    if kind == "adjusted":
+        return (
+            "the result assigned (4S= vul), or each result with its weight (60% 4S= 40% 4S-1 vul); add imps and the "
+            "other table's score, or mp and the other tables' scores, for IMPs or matchpoints"
+        )
+    return "the contract, the result awarded and the vulnerability: 4S-1 vul"
+
+
+def ruling_score_text(kind: str, tricks: int, words: Sequence[str]) -> str:
+    """A ruling's score from what the director typed: ``table`` scores the result as typed; ``transfer`` moves
+    ``tricks`` from the side named (declarer or defenders) to the other first; ``adjusted`` is a weighted score
+    when weights are typed (or a single result with imps or mp: 100 % of it), else the result's score."""
+    if len(words) > WORD_LIMIT:
+        raise ScoringError(f"At most {WORD_LIMIT} words.")
+    if kind == "adjusted":
+        lowered = [word.casefold() for word in words]
+        if any(word.endswith("%") for word in words):
+            return adjust_text(words)
+        if "imps" in lowered or "mp" in lowered:
+            return adjust_text(["100%", *words])
+        return score_text(words)
+    if kind != "transfer" or tricks == 0:
+        return score_text(words)
+    giving = [SIDES_GIVING[word.casefold()] for word in words if word.casefold() in SIDES_GIVING]
+    typed = [word for word in words if word.casefold() not in SIDES_GIVING]
+    if len(set(giving)) != 1:
+        raise ScoringError(f"Say which side gives up the {_tricks(tricks)}: declarer or defenders.")
+    return _transferred(typed, tricks, giving[0])
+
+
+def _transferred(words: Sequence[str], tricks: int, giving: str) -> str:
+    """The score after ``tricks`` tricks go from ``giving`` (declarer or defenders) to the other side."""
+    if not words:
+        raise ScoringError(SCORE_USAGE)
+    *contract, last = words
+    try:
+        vulnerable: bool | None = parse_vulnerability(last)
+    except ScoringError:
+        vulnerable, contract = None, list(words)
+    table = parse_result(" ".join(contract))
+    if table.passed_out:
+        raise ScoringError("A passed-out board has no tricks to transfer.")
+    taken = table.tricks if giving == "declarer" else 13 - table.tricks
+    if tricks > taken:
+        who = "Declarer's side" if giving == "declarer" else "The defenders"
+        raise ScoringError(f"{who} took {_tricks(taken)} in {table}: they cannot give up {tricks}.")
+    moved = -tricks if giving == "declarer" else tricks
+    result = make_result(table.level, table.strain, table.doubled, table.over + moved)
+    to = "the defenders" if giving == "declarer" else "declarer"
+    how = f"{table} at the table, {_tricks(tricks)} to {to}"
+    if vulnerable is None:
+        return (
+            f"{score(result, False):+d} not vulnerable, {score(result, True):+d} vulnerable — {result}, "
+            f"declarer's side ({how})"
+        )
+    return f"{score(result, vulnerable):+d} — {result} {'vul' if vulnerable else 'nv'}, declarer's side ({how})"
+
+
+def _tricks(count: int) -> str:
+    return f"{count} trick{'' if count == 1 else 's'}"

@@ -35,6 +35,7 @@ class EventKind(StrEnum):
     APPEAL = "appeal"
     DECISION = "decision"
     POLL = "poll"
+    SCORE = "score"
 
 
 class StoreError(Exception):

@@ -117,7 +117,9 @@ HELP = (
     "/settings chooses whether you get the summary or the chart first.\n\n"
     "/law 27B1 shows a law · /charts lists the charts · /resume continues a ruling (also one parked "
     "until the end of the hand) · /history lists your rulings · /cancel abandons the current one. "
-    "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal. "
+    "Under each ruling: board and seats, a note, a share link, a picture of the chart, reopen, appeal; and "
+    "Score it where the ruling ends in a score to work out (a revoke's transfer, a claim's award, an adjusted "
+    "score), or /score 7 4S= vul defenders for ruling 7. "
     "/score 4SX= vul scores a contract · /imps 620 -100 converts to IMPs · /mp 420 420 450 -50 matchpoints a "
     "board · /adjust 60% 4S= 40% 4S-1 vul imps 620 weights an adjusted score (Law 12C) · "
     "/deal N:AKQ2.J98.T87.654 … solves a deal double dummy.\n"
@@ -179,6 +181,7 @@ class TelegramFrontEnd:
         self.replies = build_replies(book, dialogs.charts, matcher)
         self.players = PlayerHandlers(self)
         self.polls = PollHandlers(self, Polls(dialogs.store, dialogs))
+        self.scoring = ScoringHandlers(self, self.records.rulings)
         self.press_handlers = self._press_handlers()  # built once: a press only looks its prefix up
         # What was typed, by the (chat, message) offering its situations: a chart started from there answers
         # what the description already says. In memory only: after a restart the chart simply asks.
@@ -202,7 +205,7 @@ class TelegramFrontEnd:
         app.add_handler(CommandHandler("club", self.records.on_club))
         app.add_handler(CommandHandler("forget", self.records.on_forget))
         app.add_handler(CommandHandler("handover", self.records.on_handover))
-        ScoringHandlers(self).install(app)
+        self.scoring.install(app)
         app.add_handler(InlineQueryHandler(self.records.on_inline))
         app.add_handler(PollHandler(self.polls.on_poll))
         app.add_handler(MessageHandler((filters.TEXT | filters.CAPTION) & ~filters.COMMAND, self.on_text))
@@ -245,7 +248,8 @@ class TelegramFrontEnd:
             async def ruling() -> None:
                 for index, part in enumerate(parts):
                     last = index == len(parts) - 1
-                    await self.reply(update, part, ruling_keyboard(screen.session_id) if last else None)
+                    keyboard = ruling_keyboard(screen.session_id, screen.score is not None) if last else None
+                    await self.reply(update, part, keyboard)
 
             if edit is None:
                 await ruling()
@@ -388,7 +392,12 @@ class TelegramFrontEnd:
         message = update.effective_message
         if message is None or not (message.text or message.caption):
             return
-        if await self.records.on_reply(update) or await self.polls.on_reply(update):
+        replied = (  # a reply to one of our prompts
+            await self.records.on_reply(update)
+            or await self.polls.on_reply(update)
+            or await self.scoring.on_reply(update)
+        )
+        if replied:
             return
         text = message.text or message.caption or ""
         if update.effective_chat and update.effective_chat.type != ChatType.PRIVATE:
@@ -486,6 +495,7 @@ class TelegramFrontEnd:
             **self.records.press_handlers(),
             **self.players.press_handlers(),
             **self.polls.press_handlers(),
+            **self.scoring.press_handlers(),
         }
 
     async def _current(self, update: Update, session: int, step: int, question: str | None) -> Screen:

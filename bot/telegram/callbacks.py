@@ -289,6 +289,14 @@ class AskEvent(Press):
     session: int
 
 
+@kind("rk")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AskScore(Press):
+    """Work out a finished ruling's score (the contract and result are asked for)."""
+
+    session: int
+
+
 @kind("rs")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Share(Press):

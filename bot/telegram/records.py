@@ -49,6 +49,7 @@ from bot.telegram.callbacks import (
     AppealShared,
     AskEvent,
     AskNote,
+    AskScore,
     BoardMenu,
     ClubInvitation,
     ClubMenu,
@@ -103,10 +104,12 @@ def _name(update: Update) -> str:
     return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
-def ruling_keyboard(sid: int) -> InlineKeyboardMarkup:
-    """The actions on a finished ruling."""
+def ruling_keyboard(sid: int, score: bool = False) -> InlineKeyboardMarkup:
+    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in."""
+    scoring = [[InlineKeyboardButton("🧮 Score it", callback_data=AskScore(sid).encode())]] if score else []
     return InlineKeyboardMarkup(
         [
+            *scoring,
             [
                 InlineKeyboardButton("🪑 Board & seats", callback_data=BoardMenu(sid).encode()),
                 InlineKeyboardButton("📝 Add a note", callback_data=AskNote(sid).encode()),
@@ -139,6 +142,8 @@ def summary_html(record: RulingRecord) -> str:
     if record.current:
         lines += [f"• {esc(t)}" for t in record.current.texts]
         lines.append(f"<i>Laws {esc(', '.join(record.current.laws))} (2017)</i>")
+    for scored in record.scores:  # one line each: the committee's messages split at lines
+        lines.append(f"🧮 {esc(scored.said.splitlines()[-1])} (typed: {esc(scored.typed)})")
     if record.appeal_deadline:
         lines.append(f"Appeals until {time.strftime('%H:%M', time.localtime(record.appeal_deadline))}.")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
+from bot.rulings import score_usage
 from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, PollPlayers, Restart
 
 MESSAGE_LIMIT = 4096
@@ -102,6 +103,8 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
         lines += [esc(seats), ""]
     ruled = {r.text for r in screen.rulings}
     lines += [f"{'•' if text in ruled else '»'} {esc(text)}" for text in screen.aloud]
+    if screen.score:
+        lines += ["", f"🧮 <i>To work out the score, tap Score it and type {esc(score_usage(screen.score))}.</i>"]
     lines += ["", "<b>Laws applied</b>"]
     for ref in screen.laws:
         passage = book.passage(ref)

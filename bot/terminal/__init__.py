@@ -20,7 +20,7 @@ from bot.ids import parse_id
 from bot.laws import LawBook, load_lawbook
 from bot.laws.text import describe_lookup, format_passage
 from bot.matching import Matcher, build_matcher, chart_entries
-from bot.rulings import RulingRecord, Rulings
+from bot.rulings import RulingRecord, Rulings, score_usage
 from bot.rulings.polls import STEPS, Polls, poll_question
 from bot.rulings.settings import rules_lines
 from bot.scoring import ScoringError, service
@@ -51,6 +51,8 @@ For the record (the details go on the ruling on screen; enter any you know):
   appeal N REASON lodge an appeal against ruling N, within the club's deadline (Laws 92-93)
 The arithmetic (Laws 77-78, 12C):
   score 4SX= vul  the score of a contract, declarer's side (vul or nv; without it, both)
+  score N 4S= vul defenders   ruling N's score, as its ruling says (after a revoke's or a claim's tricks
+                  move, or a weighted adjusted score): filed on its record
   imps 620 -100   IMPs between the two tables' scores, from the same side (or imps 720, a difference)
   mp 420 420 450 -50   matchpoints and percentages for every score on a board
   adjust 60% 4S= 40% 4S-1 vul imps 620   a weighted score (Law 12C1(c)), each outcome against the other
@@ -100,6 +102,8 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
     ruled = {r.text for r in screen.rulings}
     lines += [f"{'•' if text in ruled else '»'} {text}" for text in screen.aloud]
+    if screen.score:
+        lines += ["", f"Score it: type score {screen.session_id}, then {score_usage(screen.score)}"]
     lines += ["", "Laws applied:"]
     for ref in screen.laws:
         passage = book.passage(ref)
@@ -191,7 +195,7 @@ class TerminalChat:
             "votes": self._votes,
             "club": self._club,
             "appeal": self._appeal,
-            "score": self._arithmetic("score", service.score_text),
+            "score": self._score,
             "imps": self._arithmetic("imps", service.imps_text),
             "mp": self._arithmetic("mp", service.mp_text),
             "adjust": self._arithmetic("adjust", service.adjust_text),
@@ -372,7 +376,8 @@ class TerminalChat:
         if seats:  # read first: the roles the ruling names, as seats at this table
             heading, _, rest = shown.partition("\n")
             shown = f"{heading}\n\n{seats}{rest}" if rest.startswith("\n") else f"{heading}\n{seats}\n{rest}"
-        return f"{shown}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
+        scores = "".join(f"\n\nScore (typed: {scored.typed}):\n{scored.said}" for scored in record.scores)
+        return f"{shown}{scores}\n\nDetails: {details(record) or 'none yet (board N, offender SEAT, side NS|EW, …)'}"
 
     def _detail(self, name: str) -> Callable[[str], Awaitable[str]]:
         """A command that records one detail of the ruling on screen."""
@@ -399,6 +404,15 @@ class TerminalChat:
                 return str(exc)
 
         return arithmetic
+
+    async def _score(self, rest: str) -> str:
+        """score 4SX= vul, or score N … to work out ruling N's score (the tricks its answers transfer, a weighted
+        adjusted score) and file it on its record."""
+        session_id = service.ruling_number(rest.split())
+        if session_id is None:
+            return await self._arithmetic("score", service.score_text)(rest)
+        record, said = await self.rulings.score(self.owner, session_id, rest.partition(" ")[2])
+        return f"Ruling {record.session_id}, filed on its record:\n{said}"
 
     async def _note(self, rest: str) -> str:
         if not rest:
