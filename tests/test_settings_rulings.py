@@ -154,3 +154,22 @@ async def test_the_words_read_for_a_club(store: Store) -> None:
     steps = _path_to("claim", "claim-reduced")  # a path not through the suit-order question states no order
     screen = await _walk(store, "claim", steps, _club("ACBL"))
     assert "unstated order" not in screen.rulings[-1].text
+
+
+@pytest.mark.parametrize("authority", AUTHORITIES)
+async def test_a_face_down_lead_out_of_turn_goes_back_to_the_hand(store: Store, authority: str | None) -> None:
+    """Law 41A: a face-down opening lead out of turn is withdrawn on the Director's instruction and returned to the
+    hand, not a penalty card as a faced one refused under Law 54D; the question shows which way leads are made."""
+    where = _club(authority) if authority else None
+    dialogs = Dialogs(store, CHARTS)
+    screen = await dialogs.start("tg:1", "opening-lead-out-of-turn", settings=regulation_settings(where))
+    assert screen.regulation.endswith("opening leads face down")
+    done = await dialogs.answer("tg:1", screen.session_id, 0, "face-down")
+    assert done.finished and done.laws == ("41A", "41C") and "penalty card" not in done.rulings[-1].text
+    assert "returned to that defender's hand" in done.rulings[-1].text
+    faced_up = await _walk(
+        store, "opening-lead-out-of-turn", [a.step for a in done.path], _club("EBU", opening_lead_face="up")
+    )
+    assert faced_up.rulings[-1].text.endswith(
+        "Riverside: opening leads face up. The correct defender's lead is made face up."
+    )
