@@ -5,13 +5,17 @@ and the rulings reached never change: only the words read with them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.dialogs import Dialogs, Engine, Screen, load_charts
+from bot.dialogs import Dialogs, Engine, Screen, load_charts, parse_chart, read_charts
 from bot.dialogs.engine import Step
+from bot.dialogs.lint import lint_charts
 from bot.dialogs.model import Question, Ruling
 from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.regulations import ANY, load_regulations
+from bot.laws import load_lawbook
 from bot.rulings.settings import NO_CLUB, regulation_settings
 from bot.store import Club, Store
 
@@ -173,3 +177,31 @@ async def test_a_face_down_lead_out_of_turn_goes_back_to_the_hand(store: Store, 
     assert faced_up.rulings[-1].text.endswith(
         "Riverside: opening leads face up. The correct defender's lead is made face up."
     )
+
+
+LINT_FIXTURES = Path(__file__).parent / "fixtures" / "dialogs"
+
+
+@pytest.mark.parametrize(
+    ("when", "expected"),
+    [
+        ('{procedural_penalty: {any: "{procedural_penalty}."}}', None),
+        ('{opening_lead_face: {up: "{opening_lead_face}."}}', None),
+        (
+            '{opening_lead_face: {sideways: "Never."}}',
+            "'when' 'opening_lead_face': 'sideways' is not one of its values",
+        ),
+        ('{procedural_penalty: {any: "{appeal_minutes}."}}', "'when' 'procedural_penalty' names appeal_minutes"),
+        ('{offender: {rho: "{procedural_penalty}."}}', "{procedural_penalty} is not a declared variable"),
+    ],
+)
+def test_the_lint_checks_a_when_keyed_on_a_regulation(when: str, expected: str | None) -> None:
+    """A paragraph keyed on a regulation takes its values or any, and names only that regulation."""
+    charts = read_charts(LINT_FIXTURES)
+    text = (LINT_FIXTURES / "demo-main.yaml").read_text(encoding="utf-8")
+    assert text.count('    laws: ["50C"]\n') == 1
+    charts["demo-main"] = parse_chart(
+        text.replace('    laws: ["50C"]\n', f'    when: {when}\n    laws: ["50C"]\n'), "dialogs/demo-main.yaml"
+    )
+    found = [str(p) for p in lint_charts(charts, load_lawbook()).problems]
+    assert found == [] if expected is None else any(expected in p for p in found), found
