@@ -45,6 +45,8 @@ class FakeBotAPI(BaseRequest):
     messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     typed: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # what people sent, to reply to
     polls: dict[str, dict[str, Any]] = field(default_factory=dict)  # native polls the bot posted, by poll id
+    # private chats of people who never started the bot: Telegram refuses to send there (403)
+    unreachable: set[int] = field(default_factory=set)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1000))
 
     async def initialize(self) -> None:
@@ -88,6 +90,13 @@ class FakeBotAPI(BaseRequest):
         raw = json.loads(request_data.json_payload) if request_data and request_data.json_payload else {}
         params = {key: _decoded(value) for key, value in raw.items()}
         self.calls.append(Call(name, params))
+        if name.startswith("send") and int(params.get("chat_id") or 0) in self.unreachable:
+            body = {
+                "ok": False,
+                "error_code": 403,
+                "description": "Forbidden: bot can't initiate conversation with a user",
+            }
+            return 403, json.dumps(body).encode()
         queued = self.failures.get(name)
         if queued:
             failure = queued.pop(0)

@@ -9,7 +9,7 @@ from bot.dialogs import Dialogs, NotFound, Screen, load_charts
 from bot.dialogs.paths import enumerate_paths
 from bot.laws import load_lawbook
 from bot.matching import build_matcher, chart_entries
-from bot.rulings import Rulings
+from bot.rulings import RulingError, Rulings
 from bot.rulings.export import export
 from bot.rulings.polls import PollError, Polls, next_step, poll_question, result_line
 from bot.store import Store
@@ -126,3 +126,36 @@ async def test_the_terminal_prints_the_question_and_takes_typed_counts(store: St
     recorded = await chat.handle("votes 4 1 0")
     assert recorded.startswith("Poll recorded: 4 of 5 would choose Pass, 1 of 5 would choose Double")
     assert "Poll: 4 of 5 would choose Pass" in recorded  # the question again, with the result under it
+
+
+async def test_the_panel_is_the_members_who_accepted_and_a_poll_follows_its_ruling(store: Store) -> None:
+    """Only members who accepted the role panel are polled (never the director polling); the posts' counts are
+    summed; after a handover the new director owns the poll and is told its result privately, the old one not."""
+    dialogs = Dialogs(store, CHARTS)
+    rulings, polls = Rulings(store, dialogs), Polls(store, dialogs)
+    club_id = await rulings.create_club("tg:1", "Riverside")
+    with pytest.raises(RulingError, match="A role is one of admin, director, committee, panel"):
+        await rulings.grant("tg:1", club_id, "tg:3", "panellist")
+    for member in ("tg:1", "tg:3", "tg:4", "tg:5"):
+        await rulings.grant("tg:1", club_id, member, "panel")
+    for member in ("tg:1", "tg:3", "tg:4"):  # tg:5 has not accepted: not on the panel yet
+        await rulings.accept(member, club_id)
+    sid = (await at_the_question(dialogs)).session_id
+    await rulings.attach_club("tg:1", sid, club_id)
+    poll = await polls.draft("tg:1", sid, "1")
+    assert await polls.panel_members(poll) == ["tg:3", "tg:4"]
+    for step, text in (("hand", "♠AK ♥2"), ("auction", "1NT (2♠) ?"), ("calls", "Pass, Double")):
+        poll = await polls.fill("tg:1", poll.id, step, text)
+    await polls.opened("tg:1", poll.id, "3", 10, "p3")
+    await polls.posted("tg:1", poll.id, "4", 11, "p4")
+    await polls.counted("p3", [2, 1])
+    summed = await polls.counted("p4", [1, 0])
+    assert summed is not None and summed.counts == (3, 1)
+    assert await polls.told(summed) == "1"
+    await rulings.hand_over("tg:1", sid, "tg:7")
+    with pytest.raises(NotFound):
+        await polls.read("tg:1", poll.id)
+    _poll, said = await polls.read("tg:7", poll.id)
+    assert said.startswith("3 of 4 would choose Pass") and await polls.told(summed) == "7"
+    closed, _said = await polls.close("tg:7", poll.id)
+    assert closed.closed is not None and closed.counts == (3, 1)

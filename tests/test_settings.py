@@ -168,7 +168,7 @@ async def test_the_terminal_sets_and_shows_a_clubs_rules_and_the_question_shows_
     assert await chat.handle("club 1 set appeal_committee director") == "Club 1: appeal_committee set."
     rules = await chat.handle("club 1 rules")
     assert "appeal_committee — Riverside: appeals are heard by the Director in charge (no committee)" in rules
-    assert "alert_procedure — EBU: alerts: the EBU Blue Book's alerting rules (EBU Blue Book" in rules
+    assert "alert_procedure — EBU: alerts follow the EBU Blue Book's alerting rules (EBU Blue Book" in rules
     screen = await chat.handle("chart start-of-play")
     screen = await chat.handle("1")
     assert "[EBU: opening leads face down]" in screen
@@ -197,3 +197,13 @@ def test_the_lint_finds_a_broken_authorities_file() -> None:
     problems = [str(p) for p in lint_authorities(CHARTS, load_lawbook(), {}, unnamed).problems]
     assert len(problems) == 3 and "named by no chart question" in problems[-1] and "99Z" in problems[1]
     assert lint_authorities(CHARTS, load_lawbook()).problems == []
+
+
+def test_the_lint_finds_a_regulation_that_changes_no_ruling() -> None:
+    """Named by a question that it neither answers nor is read in any ruling after: shown, but it decides nothing."""
+    shown_only = {"claim_suit_order": Regulation("claim_suit_order", ("70E2",), "text", "{}")}
+    problems = [str(p) for p in lint_authorities({"claim": CHARTS["claim"]}, load_lawbook(), {}, shown_only).problems]
+    assert problems == [
+        "knowledge/authorities.yaml: regulation 'claim_suit_order' changes no ruling: no question answers by it,"
+        " no 'when' names it"
+    ]

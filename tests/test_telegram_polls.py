@@ -109,3 +109,49 @@ async def test_a_poll_telegram_closed_at_its_time_is_recorded_and_an_unreachable
         calls
     )
     await app.shutdown()
+
+
+@pytest.mark.slow
+async def test_a_poll_goes_privately_to_the_clubs_panel_and_follows_its_ruling_when_handed_over(store: Store) -> None:
+    """Members with the role panel (invited, and counting once they accept) each get the poll in a private chat;
+    one who never started the bot is named in one line; the counts of every chat are summed; after /handover the
+    new director closes it and reads the result, and the old one no longer can."""
+    api = FakeBotAPI()
+    app = await start_bot(store, CHARTS, api)
+    director = Table(app, api, user_id=1, chat_id=1)
+    assert "Club 1 created" in director.texts(await director.send("/club new Riverside"))
+    for member in (3, 4, 5):
+        await director.send(f"/club 1 grant {member} panel")
+    for member, chat in ((3, 3), (4, 4), (5, -600)):  # 5 accepts in a group and never starts a private chat
+        player = Table(app, api, user_id=member, chat_id=chat)
+        assert "You are now panel of club 1" in player.texts(await player.send("/club 1 accept"))
+    api.unreachable.add(5)
+    dialogs = Dialogs(store, CHARTS)
+    sid = (await at_the_question(dialogs)).session_id
+    await Rulings(store, dialogs).attach_club("tg:1", sid, 1)
+    await director.press_data(Resume(sid).encode())
+    await director.press("Poll players")
+    for text in ("♠KQ8765 ♥3 ♦A92 ♣K54", "1♠ (2♥) 2♠ (3♥) ?", "Pass, 3♠"):
+        calls = await director.send(text, reply_to_bot=True)
+    assert sorted(int(c.params["chat_id"]) for c in calls if c.method == "sendPoll") == [3, 4, 5]
+    told = director.texts(calls)
+    assert "Poll 1 is in 2 panel members' private chats" in told
+    assert "Not reached (they have not started a chat with me): tg:5." in told and len(api.polls) == 2
+    first, second = api.polls
+    await director.poll_update(api.vote(first, [1, 1]))
+    await director.poll_update(api.vote(second, [2, 0]))
+    message = director.last_message(with_button="Close now")
+
+    calls = await director.send(f"/handover {sid} 7")
+    heir = Table(app, api, user_id=7, chat_id=7)
+    assert director.alerts(await director.press("Results so far", message=message)) != []
+    assert "3 of 4" not in " ".join(director.alerts(await director.press("Results so far", message=message)))
+    assert heir.alerts(await heir.press("Results so far", message=message))[0].startswith("3 of 4 would choose Pass")
+    calls = await heir.poll_update(api.vote(second, [2, 0], closed=True))  # Telegram closed one post at its time
+    assert [int(c.params["chat_id"]) for c in calls if c.method == "stopPoll"] == [3]  # the other is stopped
+    result = [c for c in calls if c.method == "sendMessage"]
+    assert [int(c.params["chat_id"]) for c in result] == [7]  # told to the director who has the ruling now
+    assert "closed: 3 of 4 would choose Pass, 1 of 4 would choose 3♠" in director.texts(result)
+    recorded = [e for e in await store.events(sid) if e.kind == "poll"]
+    assert len(recorded) == 1 and recorded[0].data["counts"] == [3, 1]
+    await app.shutdown()

@@ -28,6 +28,7 @@ from bot.dialogs.model import (
     prompt,
     tricks_of,
 )
+from bot.dialogs.regulations import ANY, Setting
 from bot.store.records import Status
 
 
@@ -104,6 +105,8 @@ class Walk:
     # the next question or the ruling: a note asks nothing, so it is never a screen of its own
     passed: list[Reached] = field(default_factory=list)  # every note and ruling of the walk in the order reached:
     # the ruling read aloud states what a note said questions ago (a call cancelled, a partner silenced)
+    settings: Mapping[str, Setting] = field(default_factory=dict)  # the regulations the session follows: a
+    # ruling's ``when`` paragraph keyed on one is read by its value
 
     @property
     def finished(self) -> bool:
@@ -138,6 +141,7 @@ class Walk:
             [*self.trail],
             [*self.notes],
             [*self.passed],
+            self.settings,
         )
 
     def render(self, text: str) -> str:
@@ -158,16 +162,42 @@ def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
     return PLACEHOLDER.sub(words, text)
 
 
-def _ruling_text(node: Ruling, frame: _Frame) -> str:
-    """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown)."""
+def _ruling_text(node: Ruling, frame: _Frame, settings: Mapping[str, Setting]) -> str:
+    """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown).
+
+    A ``when`` may name a regulation instead of a variable: its paragraph for the session's value (or for ``any``
+    value) is read, ``{regulation}`` standing for the rule as the screen shows it ("ACBL: a procedural penalty is
+    …"); a session started without the regulation (no club's rules known) reads none."""
     values = frame.values
     paragraphs = [node.ruling]
     for name, words in node.when.items():
         variable = frame.chart.variables.get(name)
+        if variable is None and name in settings:
+            setting = settings[name]
+            text = words.get(setting.value, words.get(ANY))
+            if text is not None:
+                paragraphs.append(text.replace(f"{{{name}}}", setting.shown))
+            continue
         value = values.get(name) or (variable.default if variable else None)
         if value in words:
             paragraphs.append(words[value])
     return " ".join(fill(text, frame.chart, values) for text in paragraphs)
+
+
+def _stated(walk: Walk, frame: _Frame, node: Ruling) -> list[str]:
+    """The rules a ruling states because a question of its chart on this walk named them (``stated`` in
+    knowledge/authorities.yaml) and none of its ``when`` paragraphs does."""
+    chart = frame.chart
+    asked = {
+        named.setting
+        for chart_id, node_id in walk.trail
+        if chart_id == chart.id and isinstance(named := chart.nodes[node_id], Question) and named.setting
+    }
+    return [
+        f"{setting.shown}."
+        for name, setting in walk.settings.items()
+        if setting.stated and name in asked and name not in node.when
+    ]
 
 
 class Engine:
@@ -176,18 +206,27 @@ class Engine:
     def __init__(self, charts: Mapping[str, Chart]) -> None:
         self.charts = charts
 
-    def begin(self, chart_id: str, values: Mapping[str, str] | None = None) -> Walk:
+    def begin(
+        self, chart_id: str, values: Mapping[str, str] | None = None, settings: Mapping[str, Setting] | None = None
+    ) -> Walk:
         chart = self.charts[chart_id]
-        walk = Walk([_Frame(chart, chart.start, dict(values or {}), None)])
+        walk = Walk([_Frame(chart, chart.start, dict(values or {}), None)], settings=settings or {})
         self._advance(walk)
         return walk
 
-    def walk(self, chart_id: str, steps: Iterable[Step], values: Mapping[str, str] | None = None) -> Walk:
+    def walk(
+        self,
+        chart_id: str,
+        steps: Iterable[Step],
+        values: Mapping[str, str] | None = None,
+        settings: Mapping[str, Setting] | None = None,
+    ) -> Walk:
         """The state after taking ``steps`` from the chart's start; ChartMismatch if one does not fit.
 
-        ``values`` are variables given at the start, as a calling chart's jump passes them.
+        ``values`` are variables given at the start, as a calling chart's jump passes them; ``settings`` the
+        regulations the session follows (they change only the words of a ruling, never the path).
         """
-        walk = self.begin(chart_id, values)
+        walk = self.begin(chart_id, values, settings)
         for index, step in enumerate(steps):
             try:
                 self.take(walk, step)
@@ -293,7 +332,8 @@ class Engine:
                     frame.node = node.next
                 case Ruling():
                     score = tricks_of(node.score, frame.chart, frame.values) if node.score else None
-                    reached = Reached(frame.chart.id, node.id, _ruling_text(node, frame), node.laws, score=score)
+                    text = " ".join((_ruling_text(node, frame, walk.settings), *_stated(walk, frame, node)))
+                    reached = Reached(frame.chart.id, node.id, text, node.laws, score=score)
                     walk.rulings.append(reached)
                     walk.passed.append(reached)
                     self._return(walk)

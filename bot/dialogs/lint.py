@@ -21,7 +21,7 @@ from bot.dialogs.model import (
     texts,
 )
 from bot.dialogs.paths import enumerate_paths
-from bot.dialogs.regulations import Regulation, load_regulations
+from bot.dialogs.regulations import ANY, Regulation, load_regulations
 from bot.laws import LawBook, Ref, parse_canonical
 from bot.laws.lint import Finding, LintReport
 from bot.laws.summaries import summary_problems
@@ -231,15 +231,22 @@ def _check_infringed_law_first(chart: Chart, node: Ruling, out: list[Finding]) -
 
 
 def _check_when(chart: Chart, node: Ruling, out: list[Finding]) -> None:
-    """A ruling's ``when`` paragraphs hang on declared variables and values they can take."""
+    """A ruling's ``when`` paragraphs hang on declared variables and values they can take, or on a regulation of
+    knowledge/authorities.yaml and its values (or ``any``), and only such a paragraph names the regulation."""
+    regulations = load_regulations()
     for name, paragraphs in node.when.items():
         variable = chart.variables.get(name)
-        if variable is None:
+        regulation = regulations.get(name)
+        if variable is None and regulation is None:
             out.append(Finding(_where(chart, node), f"'when' names {name!r}, which is not declared"))
             continue
-        for value in paragraphs:
-            if value not in variable.values:
+        allowed = variable.values if variable else {**regulation.values, ANY: ""} if regulation else {}
+        for value, text in paragraphs.items():
+            if value not in allowed:
                 out.append(Finding(_where(chart, node), f"'when' {name!r}: {value!r} is not one of its values"))
+            others = {n for n in PLACEHOLDER.findall(text) if n in regulations and n != name}
+            if variable is None and others:
+                out.append(Finding(_where(chart, node), f"'when' {name!r} names {', '.join(sorted(others))}"))
 
 
 def _check_score(chart: Chart, node: Ruling, out: list[Finding]) -> None:
@@ -282,12 +289,23 @@ def _check_variables(chart: Chart, out: list[Finding]) -> None:
         set_here = known.get(node.id, frozenset(chart.variables)) | defaults
         if isinstance(node, Branch) and node.otherwise is None and node.branch not in set_here:
             out.append(Finding(_where(chart, node), f"{node.branch!r} may be unset here: add 'otherwise'"))
-        for text in texts(node):
-            for name in PLACEHOLDER.findall(text):
-                if name not in chart.variables:
-                    out.append(Finding(_where(chart, node), f"{{{name}}} is not a declared variable"))
-                elif name not in set_here:
-                    out.append(Finding(_where(chart, node), f"{{{name}}} may be unset on a path to {node.id!r}"))
+        for name in _placeholders(chart, node):
+            if name not in chart.variables:
+                out.append(Finding(_where(chart, node), f"{{{name}}} is not a declared variable"))
+            elif name not in set_here:
+                out.append(Finding(_where(chart, node), f"{{{name}}} may be unset on a path to {node.id!r}"))
+
+
+def _placeholders(chart: Chart, node: Node) -> list[str]:
+    """The placeholders of a node's texts that name variables: not ``{regulation}`` in a ruling's ``when``
+    paragraph keyed on that regulation, which the session's settings fill."""
+    regulated = {
+        (name, text)
+        for name, words in (node.when.items() if isinstance(node, Ruling) else ())
+        if name not in chart.variables
+        for text in words.values()
+    }
+    return [name for text in texts(node) for name in PLACEHOLDER.findall(text) if (name, text) not in regulated]
 
 
 def _definitely_set(chart: Chart) -> dict[str, frozenset[str]]:

@@ -19,6 +19,7 @@ from bot.dialogs.model import Question
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 
 SOURCE = "setting"  # an answer's ``source`` when it was taken from the settings
+ANY = "any"  # a ruling's ``when`` paragraph under a regulation read whatever its value
 KINDS = ("choice", "text", "minutes")
 AUTHORITIES_FILE = KNOWLEDGE_DIR / "authorities.yaml"
 
@@ -33,6 +34,7 @@ class Regulation:
     says: str  # how a value reads on a screen; "{}" stands for the value's words
     values: dict[str, str] = field(default_factory=dict)  # a choice's values and their words
     most: int = 7 * 24 * 60  # the largest number of minutes a ``minutes`` regulation takes
+    stated: bool = False  # read with the rulings after a question naming it (where no ``when`` paragraph does)
 
     def words(self, value: str) -> str:
         return self.says.replace("{}", self.values.get(value, value))
@@ -41,19 +43,23 @@ class Regulation:
 @dataclass(frozen=True, slots=True)
 class Setting:
     """A regulation's value for one session: ``shown`` is the line a director reads ("ACBL: opening leads face
-    down"), ``source`` where the value comes from (a regulation's name or address)."""
+    down"), ``source`` where the value comes from (a regulation's name or address); ``stated`` as its
+    regulation says."""
 
     name: str
     value: str
     shown: str
     source: str
+    stated: bool = False
 
-    def as_data(self) -> dict[str, str]:
-        return {"value": self.value, "shown": self.shown, "source": self.source}
+    def as_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"value": self.value, "shown": self.shown, "source": self.source}
+        return {**data, "stated": True} if self.stated else data
 
     @classmethod
     def from_data(cls, name: str, data: Mapping[str, Any]) -> Setting:
-        return cls(name, str(data["value"]), str(data.get("shown", "")), str(data.get("source", "")))
+        shown, source = str(data.get("shown", "")), str(data.get("source", ""))
+        return cls(name, str(data["value"]), shown, source, bool(data.get("stated", False)))
 
 
 def read_regulations(path: Path = AUTHORITIES_FILE) -> dict[str, Regulation]:
@@ -65,6 +71,7 @@ def read_regulations(path: Path = AUTHORITIES_FILE) -> dict[str, Regulation]:
             str(entry["says"]),
             {str(k): str(v) for k, v in (entry.get("values") or {}).items()},
             int(entry.get("most", 7 * 24 * 60)),
+            bool(entry.get("stated", False)),
         )
         for name, entry in read_yaml(path)["regulations"].items()
     }

@@ -191,7 +191,6 @@ class Dialogs:
         chart = self.charts.get(chart_id)
         if chart is None:
             raise DialogError(f"There is no chart {chart_id!r}. Type 'charts' to see them.")
-        walk = self.engine.begin(chart_id)
         start: dict[str, Any] = {"chart": chart_id, "version": chart.version}
         if description and description.strip():
             start["description"] = description.strip()
@@ -199,6 +198,7 @@ class Dialogs:
         kept = {name: setting.as_data() for name, setting in (settings or {}).items() if name in named}
         if kept:
             start["settings"] = kept
+        walk = self.engine.begin(chart_id, settings=settings_from(kept))
         session_id = await self.store.create_session(owner, chat, chart_id, chart.version, start, _position(walk))
         prefilled = self._prefill(walk, start)
         if not prefilled:
@@ -208,14 +208,16 @@ class Dialogs:
         return await self._record(row, await self.store.events(session_id), walk, prefilled)
 
     def _named_settings(self, chart_id: str) -> frozenset[str]:
-        """The regulations the chart's questions name, and those of the charts it hands over to: what a session
-        keeps of its club's settings."""
+        """The regulations the chart's questions and rulings name (a ruling's ``when`` keyed on one), and those
+        of the charts it hands over to: what a session keeps of its club's settings."""
         if chart_id not in self._named:
             seen, todo, named = {chart_id}, [chart_id], set()
             while todo:
                 for node in self.charts[todo.pop()].nodes.values():
                     if isinstance(node, Question) and node.setting:
                         named.add(node.setting)
+                    elif isinstance(node, Ruling):
+                        named.update(node.when)
                     elif isinstance(node, Jump) and node.jump not in seen:
                         seen.add(node.jump)
                         todo.append(node.jump)
@@ -284,12 +286,12 @@ class Dialogs:
         row, walk, events = await self._load(owner, session_id)
         if not walk.steps:
             raise Stale("This is the first question: there is nothing to undo.", self._view(row, walk, events))
-        walk = self.engine.walk(row.chart_id, walk.steps[:-1])
+        walk = self.engine.walk(row.chart_id, walk.steps[:-1], settings=walk.settings)
         return await self._record(row, events, walk, [(EventKind.BACK, {})])
 
     async def restart(self, owner: str, session_id: int) -> Screen:
-        row, _walk, events = await self._load(owner, session_id)
-        walk = self.engine.begin(row.chart_id)
+        row, walk, events = await self._load(owner, session_id)
+        walk = self.engine.begin(row.chart_id, settings=walk.settings)
         return await self._record(row, events, walk, [(EventKind.RESTART, {}), *self._prefill(walk, _started(events))])
 
     async def reopen(self, owner: str, session_id: int, number: int) -> Screen:
@@ -297,7 +299,7 @@ class Dialogs:
         row, walk, events = await self._load(owner, session_id)
         if not 1 <= number <= len(walk.steps):
             raise DialogError(f"There is no answer {number}: this session has {len(walk.steps)}.")
-        earlier = self.engine.walk(row.chart_id, walk.steps[: number - 1])
+        earlier = self.engine.walk(row.chart_id, walk.steps[: number - 1], settings=walk.settings)
         return self._view(row, earlier, events)
 
     async def change(
@@ -315,7 +317,7 @@ class Dialogs:
             steps = self.engine.change(row.chart_id, walk.steps, number - 1, option)
         except StaleAnswer as exc:
             raise Stale("That answer cannot be changed that way.", self._view(row, walk, events)) from exc
-        changed = self.engine.walk(row.chart_id, steps)
+        changed = self.engine.walk(row.chart_id, steps, settings=walk.settings)
         taken = self._prefill(changed, _started(events))
         return await self._record(
             row, events, changed, [(EventKind.CHANGE, {"index": number - 1, "option": option}), *taken]
@@ -336,7 +338,7 @@ class Dialogs:
         row, walk, events = await self._load(owner, session_id)
         if not walk.finished:
             raise DialogError(f"Session {session_id} is not finished: continue it with resume.")
-        walk = self.engine.walk(row.chart_id, walk.steps[:-1])
+        walk = self.engine.walk(row.chart_id, walk.steps[:-1], settings=walk.settings)
         return await self._record(row, events, walk, [(EventKind.REOPEN, {})])
 
     async def note(self, session_id: int, kind: str, data: dict[str, Any]) -> None:
@@ -395,7 +397,8 @@ class Dialogs:
             self._walks.move_to_end(row.id)
             return kept[2].copy(), events
         try:
-            walk = self.engine.walk(row.chart_id, _steps_from(self.engine, row.chart_id, events))
+            steps = _steps_from(self.engine, row.chart_id, events)
+            walk = self.engine.walk(row.chart_id, steps, settings=settings_from(_started(events).get("settings")))
         except ChartMismatch as exc:
             raise DialogError(
                 f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."

@@ -11,11 +11,12 @@ import time
 from bot.dialogs import DialogError, Dialogs, NotFound
 from bot.dialogs.model import Question
 from bot.rulings.settings import club_settings
-from bot.store import EventKind, PollRow, Store
+from bot.store import EventKind, PollPost, PollRow, Store
 
 HAND_LIMIT = 120
 AUCTION_LIMIT = 120
 CALL_LIMIT = 100  # characters of a poll option (Telegram's limit)
+PANEL_ROLE = "panel"  # a club role: players the club's directors may poll privately
 CALLS = (2, 10)  # how many candidate calls a poll offers (Telegram's limits)
 QUESTION_LIMIT = 300  # characters of a poll's question (Telegram's limit)
 STEPS = ("hand", "auction", "calls")
@@ -75,11 +76,21 @@ class Polls:
         return poll
 
     async def own(self, owner: str, poll_id: int) -> PollRow:
-        """A poll of the owner's; anyone else gets the same answer as for a poll that does not exist."""
+        """A poll of a ruling the user directs now: a poll follows its ruling when it is handed over. Anyone else
+        gets the same answer as for a poll that does not exist."""
         poll = await self.store.poll(poll_id)
-        if poll is None or poll.owner != owner:
+        row = await self.store.session(poll.session_id) if poll else None
+        if poll is None or row is None or row.owner != owner:
             raise NotFound(f"There is no poll {poll_id} of yours.")
         return poll
+
+    async def told(self, poll: PollRow) -> str | None:
+        """Where the ruling's director hears that the poll closed: the chat it was asked from, or, once the ruling
+        was handed over, the new director's private chat with the bot (a Telegram user's id)."""
+        row = await self.store.session(poll.session_id)
+        if row is None or row.owner == poll.owner:
+            return poll.reply_chat
+        return row.owner.removeprefix("tg:") if row.owner.startswith("tg:") else None
 
     async def fill(self, owner: str, poll_id: int, step: str, text: str) -> PollRow:
         """One of the director's answers (the hand, the auction, the calls), checked; the next step is the
@@ -110,6 +121,13 @@ class Polls:
         chat = club.settings.get("panel_chat") if club else None
         return str(chat) if chat else None
 
+    async def panel_members(self, poll: PollRow) -> list[str]:
+        """The ruling club's members who accepted the role ``panel`` (not the director polling them): each gets
+        the poll in a private chat with the bot."""
+        row = await self.store.session(poll.session_id)
+        members = await self.store.members(row.club_id, PANEL_ROLE) if row and row.club_id else []
+        return [m for m in members if m != row.owner] if row else []
+
     def ending(self, poll: PollRow) -> str:
         """The chart's neutral words that end the poll's question."""
         chart_id, node_id = poll.node.split("/", 1)
@@ -119,7 +137,8 @@ class Polls:
     async def opened(
         self, owner: str, poll_id: int, chat: str, message_id: int | None = None, telegram_id: str | None = None
     ) -> PollRow:
-        """The poll was posted (or, in the terminal, read out): it runs from now."""
+        """The poll was posted (or, in the terminal, read out): it runs from now. ``chat`` is where it was posted
+        first; ``posted`` adds each chat it was posted in on Telegram."""
         poll = await self.own(owner, poll_id)
         if next_step(poll) is not None:
             raise PollError(f"Poll {poll_id} needs {PROMPTS[next_step(poll) or 'calls']} first.")
@@ -131,14 +150,28 @@ class Polls:
             opened=time.time(),
             counts=[0] * len(poll.calls),
         )
+        if message_id is not None and telegram_id is not None:
+            await self.store.add_poll_post(poll_id, chat, message_id, telegram_id, len(poll.calls))
         return await self._poll(poll_id)
 
+    async def posted(self, owner: str, poll_id: int, chat: str, message_id: int, telegram_id: str) -> None:
+        """One more chat the open poll was posted in (a panel member's): its votes are added to the others'."""
+        poll = await self.own(owner, poll_id)
+        if poll.opened is None or poll.closed is not None:
+            raise PollError(f"Poll {poll_id} is not open.")
+        await self.store.add_poll_post(poll_id, chat, message_id, telegram_id, len(poll.calls))
+
+    async def posts(self, poll: PollRow) -> list[PollPost]:
+        """Every chat the poll was posted in, with its own counts."""
+        return await self.store.poll_posts(poll.id)
+
     async def counted(self, telegram_id: str, counts: list[int]) -> PollRow | None:
-        """New counts from Telegram for one of our polls (None for a poll that is not ours)."""
+        """New counts from Telegram for one post of our polls; the poll counts the sum over its posts (None for
+        a poll that is not ours)."""
         poll = await self.store.poll_by_telegram(telegram_id)
         if poll is None or poll.closed is not None or len(counts) != len(poll.calls):
             return poll
-        await self.store.update_poll(poll.id, counts=counts)
+        await self.store.count_poll_post(telegram_id, counts)
         return await self._poll(poll.id)
 
     def due(self, poll: PollRow, now: float | None = None) -> bool:

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from bot.dialogs import DialogError
-from bot.dialogs.model import Chart, Question
+from bot.dialogs.model import Chart, Question, Ruling
 from bot.dialogs.regulations import AUTHORITIES_FILE, KINDS, Regulation, Setting, load_regulations
 from bot.laws import LawBook
 from bot.laws.book import read_yaml
@@ -115,10 +115,12 @@ def regulation_settings(club: Club | None) -> dict[str, Setting]:
     for name, regulation in load_regulations().items():
         own = _club_value(club, name) if club else None
         if own is not None and club is not None:
-            settings[name] = Setting(name, own, f"{club.name}: {regulation.words(own)}", f"set by club {club.id}")
+            shown, source = f"{club.name}: {regulation.words(own)}", f"set by club {club.id}"
+            settings[name] = Setting(name, own, shown, source, regulation.stated)
             continue
         value = str(defaults[name]["value"])
-        settings[name] = Setting(name, value, f"{label}: {regulation.words(value)}", str(defaults[name]["source"]))
+        shown, source = f"{label}: {regulation.words(value)}", str(defaults[name]["source"])
+        settings[name] = Setting(name, value, shown, source, regulation.stated)
     return settings
 
 
@@ -138,14 +140,16 @@ def lint_authorities(
     table: Mapping[str, Mapping[str, Any]] | None = None,
     regulations: Mapping[str, Regulation] | None = None,
 ) -> LintReport:
-    """knowledge/authorities.yaml: each regulation cites existing laws, has a known kind and is named by a chart
-    question (so it affects a ruling); each authority gives every regulation a value a club could set, and its
-    source."""
+    """knowledge/authorities.yaml: each regulation cites existing laws, has a known kind, is named by a chart
+    question and changes what a director is told on some path (a question it answers, a ruling's ``when``
+    paragraph keyed on it, or ``stated`` with the rulings after its question); each authority gives every
+    regulation a value a club could set, and its source."""
     table = authorities() if table is None else table
     regulations = load_regulations() if regulations is None else regulations
     where = str(AUTHORITIES_FILE.relative_to(AUTHORITIES_FILE.parents[1]))
     problems: list[Finding] = []
     named = {n.setting for c in charts.values() for n in c.nodes.values() if isinstance(n, Question) and n.setting}
+    affecting = _affecting(charts)
     for name, regulation in regulations.items():
         if regulation.kind not in KINDS or (regulation.kind == "choice") != bool(regulation.values):
             problems.append(Finding(where, f"regulation {name!r}: a kind of {', '.join(KINDS)}; values for a choice"))
@@ -156,6 +160,10 @@ def lint_authorities(
         ]
         if name not in named:
             problems.append(Finding(where, f"regulation {name!r} is named by no chart question"))
+        elif name not in affecting and not regulation.stated:
+            problems.append(
+                Finding(where, f"regulation {name!r} changes no ruling: no question answers by it, no 'when' names it")
+            )
     for authority, entry in table.items():
         given = entry.get("regulations") or {}
         for name in regulations:
@@ -169,6 +177,18 @@ def lint_authorities(
                 problems.append(Finding(where, f"{authority}: {name}: {exc}"))
         problems += [Finding(where, f"{authority}: {n!r} is not a regulation") for n in given if n not in regulations]
     return LintReport(problems, [])
+
+
+def _affecting(charts: Mapping[str, Chart]) -> set[str]:
+    """The regulations that answer a chart question or that a ruling's ``when`` paragraph is keyed on."""
+    found: set[str] = set()
+    for chart in charts.values():
+        for node in chart.nodes.values():
+            if isinstance(node, Question) and node.setting and node.setting_answers:
+                found.add(node.setting)
+            elif isinstance(node, Ruling):
+                found.update(name for name in node.when if name not in chart.variables)
+    return found
 
 
 def rules_lines(settings: dict[str, Setting]) -> list[str]:

@@ -100,6 +100,13 @@ class Clubs(Database):
         rows = await self._read("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
         return {str(r[0]) for r in rows}
 
+    async def members(self, club_id: int, role: str) -> list[str]:
+        """Who holds ``role`` in the club (accepted)."""
+        rows = await self._read(
+            "SELECT user FROM club_members WHERE club_id = ? AND role = ? ORDER BY user", (club_id, role)
+        )
+        return [str(r[0]) for r in rows]
+
     async def clubs_of(self, user: str) -> list[int]:
         rows = await self._read("SELECT DISTINCT club_id FROM club_members WHERE user = ? ORDER BY club_id", (user,))
         return [int(r[0]) for r in rows]

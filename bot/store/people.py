@@ -70,6 +70,8 @@ def _forget_in(db: sqlite3.Connection, user: str, dissolved: list[int]) -> Forgo
         ("UPDATE club_invites SET by = ? WHERE by = ?", (FORGOTTEN, user)),
         ("DELETE FROM user_settings WHERE user = ?", (user,)),
         ("UPDATE polls SET owner = ?, reply_chat = NULL WHERE owner = ?", (FORGOTTEN, user)),
+        # a panel member's private chat with the bot is their Telegram id: their poll's counts stay, not the chat
+        ("UPDATE poll_posts SET chat = '' WHERE ? = 'tg:' || chat", (user,)),
     ]
     kept = f"SELECT count(*) FROM sessions WHERE owner = ? AND club_id IS NOT NULL AND club_id NOT IN ({marks})"
     total = int(db.execute("SELECT count(*) FROM sessions WHERE owner = ?", (user,)).fetchone()[0])

@@ -119,6 +119,16 @@ class PollRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PollPost:
+    """One chat a poll was posted in (the panel's chat, or a panel member's private chat) and its own counts."""
+
+    telegram_id: str
+    chat: str
+    message_id: int
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Forgotten:
     """What forgetting a user did.
 

@@ -105,6 +105,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX polls_by_session ON polls(session_id);
     """,
+    # Version 8: a poll may be posted in several chats (the panel's chat and each panel member's private chat
+    # with the bot): each post is counted on its own and the poll's counts are their sum.
+    """
+    CREATE TABLE poll_posts (
+        telegram_id TEXT PRIMARY KEY,
+        poll_id INTEGER NOT NULL REFERENCES polls(id) ON DELETE CASCADE,
+        chat TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        counts TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX poll_posts_by_poll ON poll_posts(poll_id);
+    INSERT INTO poll_posts (telegram_id, poll_id, chat, message_id, counts)
+        SELECT telegram_id, id, chat, message_id, counts FROM polls
+        WHERE telegram_id IS NOT NULL AND chat IS NOT NULL AND message_id IS NOT NULL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -81,28 +81,44 @@ class PollHandlers:
         return True
 
     async def _send(self, update: Update, poll: PollRow) -> None:
-        """Post the poll, anonymous, where the club's panel reads it (else in this chat)."""
+        """Post the poll, anonymous, where the club's panel reads it: its panel chat, and each member with the role
+        panel privately (only those who have started a chat with the bot can be reached); else in this chat."""
         panel = await self.polls.panel_chat(poll)
-        target = panel or poll.reply_chat or self.front.chat(update)
-        seconds = poll.minutes * 60
-        try:
-            sent = await update.get_bot().send_poll(
-                int(target or 0),
-                poll_question(poll, self.polls.ending(poll)),
-                list(poll.calls),
-                is_anonymous=True,
-                open_period=seconds if seconds <= OPEN_PERIOD_LIMIT else None,
+        members = [m.removeprefix("tg:") for m in await self.polls.panel_members(poll) if m.startswith("tg:")]
+        targets = ([panel] if panel else []) + members or [poll.reply_chat or self.front.chat(update) or "0"]
+        owner, seconds = self.front.owner(update), poll.minutes * 60
+        reached: list[str] = []
+        for target in targets:
+            try:
+                sent = await update.get_bot().send_poll(
+                    int(target),
+                    poll_question(poll, self.polls.ending(poll)),
+                    list(poll.calls),
+                    is_anonymous=True,
+                    open_period=seconds if seconds <= OPEN_PERIOD_LIMIT else None,
+                )
+            except TelegramError:
+                log.info("a poll could not be posted in one chat")
+                continue
+            assert sent.poll is not None
+            if reached:
+                await self.polls.posted(owner, poll.id, str(sent.chat_id), sent.message_id, sent.poll.id)
+            else:
+                await self.polls.opened(owner, poll.id, str(sent.chat_id), sent.message_id, sent.poll.id)
+            reached.append(target)
+        missed = [f"tg:{m}" for m in members if m not in reached]
+        if not reached:
+            where = (
+                "in the panel's chat (am I a member there?)"
+                if panel
+                else "to the panel's members"
+                if members
+                else "in this chat"
             )
-        except TelegramError:
-            log.info("a poll could not be posted")
             await self.front.reply(
-                update,
-                f"I cannot post poll {poll.id} in the panel's chat (am I a member there?). Nothing was sent.",
+                update, esc(f"I cannot post poll {poll.id} {where}. Nothing was sent.{_missed(missed)}")
             )
             return
-        assert sent.poll is not None
-        await self.polls.opened(poll.owner, poll.id, str(sent.chat_id), sent.message_id, sent.poll.id)
-        where = "the club's panel" if panel else "this chat"
         keyboard = InlineKeyboardMarkup(
             [
                 [
@@ -111,48 +127,68 @@ class PollHandlers:
                 ]
             ]
         )
+        privately = sum(1 for m in members if m in reached)
+        places = [
+            *(["the club's panel chat" if members else "the club's panel"] if panel in reached else []),
+            *(
+                [f"{privately} panel members' private chats" if privately > 1 else "a panel member's private chat"]
+                if privately
+                else []
+            ),
+        ]
+        where = " and ".join(places) or "this chat"
+        cannot = " I cannot post in the panel's chat (am I a member there?)." if panel and panel not in reached else ""
         await self.front.reply(
             update,
-            f"📊 Poll {poll.id} is in {where}; it closes after {poll.max_votes} votes or {poll.minutes} minutes. "
-            "The players read only the hand, the auction and the calls.",
+            esc(
+                f"📊 Poll {poll.id} is in {where}; it closes after {poll.max_votes} votes or {poll.minutes} minutes. "
+                f"The players read only the hand, the auction and the calls.{cannot}{_missed(missed)}"
+            ),
             keyboard,
         )
 
+    async def _stop(self, bot: Any, poll: PollRow, native_closed: str | None = None) -> list[int]:
+        """Stop every post of the poll still open and sum their final counts (a post that cannot be stopped
+        counts what it had; ``native_closed`` is one Telegram closed itself)."""
+        total = [0] * len(poll.calls)
+        for post in await self.polls.posts(poll):
+            counts = list(post.counts)
+            if post.telegram_id != native_closed and post.chat:
+                try:
+                    stopped = await bot.stop_poll(int(post.chat), post.message_id)
+                    counts = [option.voter_count for option in stopped.options]
+                except TelegramError:
+                    log.info("a poll could not be stopped; its counts so far are recorded")
+            for index, n in enumerate(counts[: len(total)]):
+                total[index] += n
+        return total
+
     async def on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """New counts of a poll (Telegram sends them to the bot that posted it); close it when it is due."""
+        """New counts of one post of a poll (Telegram sends them to the bot that posted it); close the poll, every
+        post of it, when it is due."""
         native = update.poll
         if native is None:
             return
         poll = await self.polls.counted(native.id, [option.voter_count for option in native.options])
         if poll is None or poll.closed is not None or not (native.is_closed or self.polls.due(poll)):
             return
-        counts = list(poll.counts)
-        if not native.is_closed and poll.chat and poll.message_id:
-            try:
-                stopped = await context.bot.stop_poll(int(poll.chat), poll.message_id)
-                counts = [option.voter_count for option in stopped.options]
-            except TelegramError:
-                log.info("a poll could not be stopped; its counts so far are recorded")
+        counts = await self._stop(context.bot, poll, native.id if native.is_closed else None)
         try:
             closed, said = await self.polls.close(None, poll.id, counts)
         except PollError:  # another update closed it a moment ago
             return
-        if closed.reply_chat:
+        told = await self.polls.told(closed)
+        if told:
             await context.bot.send_message(
-                int(closed.reply_chat),
-                esc(f"📊 Poll {closed.id} for ruling {closed.session_id} closed: {said}"),
+                int(told), esc(f"📊 Poll {closed.id} for ruling {closed.session_id} closed: {said}")
             )
 
     async def _close(self, update: Update, press: PollClose) -> str:
         owner = self.front.owner(update)
         poll = await self.polls.own(owner, press.poll)
         counts = list(poll.counts)
-        if poll.opened is not None and poll.closed is None and poll.chat and poll.message_id:
-            try:
-                stopped = await update.get_bot().stop_poll(int(poll.chat), poll.message_id)
-                counts = [option.voter_count for option in stopped.options]
-            except TelegramError:
-                log.info("a poll could not be stopped; its counts so far are recorded")
+        if poll.opened is not None and poll.closed is None:
+            counts = await self._stop(update.get_bot(), poll) if await self.polls.posts(poll) else counts
         _poll, said = await self.polls.close(owner, press.poll, counts)
         answer_now("Poll closed.")  # ahead of the message, which would otherwise answer the press without it
         await self.front.reply(update, esc(f"📊 Poll {press.poll} closed: {said}"))
@@ -161,3 +197,10 @@ class PollHandlers:
     async def _read(self, update: Update, press: PollRead) -> str:
         _poll, said = await self.polls.read(self.front.owner(update), press.poll)
         return said[:190]
+
+
+def _missed(members: list[str]) -> str:
+    """One line naming the panel members the bot could not message (they never started a chat with it)."""
+    if not members:
+        return ""
+    return f" Not reached (they have not started a chat with me): {', '.join(members)}."

@@ -382,7 +382,7 @@ class RecordHandlers:
 
     async def on_club(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/club new NAME… | /club ID authority WBF|ACBL|EBU|other | rules | deadline MIN | set KEY VALUE |
-        appeals here | grant USER_ID admin|director|committee | log [DAYS]"""
+        appeals here | grant USER_ID admin|director|committee|panel | log [DAYS]"""
         args = context.args or []
         owner = self.front.owner(update)
         try:
