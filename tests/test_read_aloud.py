@@ -11,11 +11,13 @@ from bot.dialogs.paths import enumerate_paths
 from bot.dialogs.render import outcome_texts
 
 NAVIGATION = re.compile(r"chart follows|test follows|^Step \d", re.IGNORECASE)
-# a sentence telling the director what to do ("Determine the rectification …", "Use the scoring table …") is the
-# director's own step: an ``audience: director`` note, or words in brackets, never a sentence read to the players
+# a sentence telling the director what to do ("Determine the rectification …", "Score the board …", "award to
+# declarer …", "First check whether …") is the director's own step: an ``audience: director`` note, or words in
+# brackets, never a sentence read to the players
 DIRECTOR_STEP = re.compile(
-    r"(?:^|[.:;—] )(?:Determine|Use|Consult|Apply|Rule on|Deal with|Remind|Open|Follow|Collect|Warn|Assess|"
-    r"Correct the|Change the|Cancel the|Explain|Make the|Report|Obtain|Tell the)\b"
+    r"(?:^|[.:;—]\s+)(?:Determine|Use|Consult|Apply|Rule on|Deal with|Remind|Open|Follow|Collect|Warn|Assess|"
+    r"Correct the|Change the|Cancel the|Explain|Make the|Report|Obtain|Tell the|Score the|Record|Award|award to|"
+    r"Watch|Check|First check|Hear|Ask the|Have the|Compare|Judge|Consider|Look)\b"
 )
 BRACKETED = re.compile(r"\([^()]*\)")
 

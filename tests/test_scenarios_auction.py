@@ -155,6 +155,34 @@ def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
     assert ("change-of-call", "cancelled") in state.trail  # the Law 25B2 note: the substitution is cancelled
 
 
+def test_substitution_accepted_and_comparable_lifts_the_lead_restrictions_but_not_law_16c() -> None:
+    # Law 25B3: "Law 16C applies to any call withdrawn or cancelled", so Law 26A lifts only the lead restrictions.
+    state = answer(
+        "change-of-call",
+        {"intent": "intended", "substituted": "yes", "lho-accepts": "accept", "lead-restrictions/comparable-q": "yes"},
+    )
+    ruling = state.rulings[-1]
+    assert state.finished and ruling.laws[0] == "26A" and "16C2" in ruling.laws
+    assert "no lead restrictions" in ruling.text and "still unauthorized for the offender's partner" in ruling.text
+    assert "Law 25B3" in ruling.text and "does not apply" not in ruling.text
+
+
+def test_wrong_board_call_replaced_by_a_comparable_call_keeps_law_16c() -> None:
+    state = answer(
+        "wrong-board",
+        {"what-happened": "wrong-cards", "partner-called": "no", "lead-restrictions/comparable-q": "yes"},
+        until="other-board",
+    )
+    lead = next(r for r in state.rulings if r.chart == "lead-restrictions")
+    assert "Law 15A2(c)" in lead.text and "16C does not apply" not in lead.text
+
+
+def test_comparable_call_with_no_calling_law_lifts_law_16c_as_law_26a_says() -> None:
+    # Law 26A, reached from a law that does not itself apply Law 16C: "Law 16C does not apply".
+    state = answer("lead-restrictions", {"comparable-q": "yes"})
+    assert state.finished and "Law 16C does not apply" in state.rulings[-1].text
+
+
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:
     state = answer("inadmissible-call", {"what": "above-seven", "seven-lho": "yes"})
     assert state.finished and state.rulings[-1].laws == ("38D",)

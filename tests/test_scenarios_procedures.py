@@ -86,7 +86,7 @@ def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
             "cancel-concession": "unlosable",
         },
     )
-    assert "cancels the concession" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
+    assert "concession of that trick is cancelled" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
 
 
 def test_wrong_explanation_corrected_by_dummy_after_the_final_pass() -> None:

@@ -39,14 +39,20 @@ class ChartPath:
         for step in self.steps:
             answered, trail = len(walk.answered), len(walk.trail)
             inside = len(walk.frames) > 1
-            lines += [f"NOTE: {note.text}" for note in walk.notes if note.chart == chart_id]
+            lines += _notes(walk, chart_id)
             engine.take(walk, step)
             if not inside:
                 lines += [f"{a.question} → {a.answer}" for a in walk.answered[answered:]]
             lines += _jumps_since(engine, walk, values, trail)
-        lines += [f"NOTE: {note.text}" for note in walk.notes if note.chart == chart_id]
+        lines += _notes(walk, chart_id)
         lines += [f"RULING ({', '.join(r.laws)}): {r.text}" for r in walk.rulings if r.chart == chart_id]
         return lines
+
+
+def _notes(walk: Walk, chart_id: str) -> list[str]:
+    """The chart's notes above the next screen; a director's own step (``audience: director``) is marked, so a
+    reviewer of the snapshot sees which notes the ruling reads aloud."""
+    return [f"NOTE{'' if note.aloud else ' (director)'}: {note.text}" for note in walk.notes if note.chart == chart_id]
 
 
 def _jumps_since(engine: Engine, walk: Walk, values: Mapping[str, str], start: int) -> list[str]:
