@@ -9,8 +9,9 @@ import pytest
 
 from bot.dialogs import Dialogs, NotFound, load_charts
 from bot.laws import load_lawbook
-from bot.rulings import RulingError, Rulings, authorities, club_settings
+from bot.rulings import RulingError, Rulings
 from bot.rulings.export import export
+from bot.rulings.settings import authorities, club_settings
 from bot.store import Store
 
 GOLDEN = Path(__file__).parent / "golden"
