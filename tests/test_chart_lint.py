@@ -124,6 +124,7 @@ def test_charts_that_jump_in_a_circle_are_found(book: LawBook, tmp_path: Path) -
     assert any("charts jump in a circle: demo-main → demo-sub → demo-main" in p for p in found), found
 
 
+@pytest.mark.slow
 def test_a_dialogue_whose_laws_applied_start_with_a_shared_remedy_is_found(book: LawBook) -> None:
     """Handing over to the adjusted-score chart without first citing the chart's own law (82C) is a finding."""
     charts = read_charts()

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHARTS = load_charts()
 
 
+@pytest.mark.slow
 def test_there_are_charts_and_they_lint_clean() -> None:
     assert CHARTS, "no charts in dialogs/"
     assert [str(p) for p in lint_charts(CHARTS, load_lawbook()).problems] == []

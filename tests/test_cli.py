@@ -71,6 +71,7 @@ def test_law_with_bad_input_exits_1_without_a_traceback() -> None:
         assert done.returncode == 1 and "Traceback" not in done.stderr and "There is no" in done.stderr
 
 
+@pytest.mark.slow
 def test_lint_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lint"]) == 0
     out = capsys.readouterr().out
@@ -176,6 +177,7 @@ HUGE_IN_COMMANDS = [
 ]
 
 
+@pytest.mark.slow
 async def test_huge_numbers_in_telegram_commands_get_one_line(store: Store, demo_charts: dict[str, Chart]) -> None:
     """The same bounded reading on Telegram: before, SQLite's OverflowError or int()'s ValueError ended the
     update with 'Something went wrong'."""

@@ -128,6 +128,7 @@ nodes:
     assert any("'score': 'moved' may be unset on a path to 'r'" in message for message in found)
 
 
+@pytest.mark.slow
 async def test_the_terminal_scores_a_ruling_and_files_it(store: Store) -> None:
     dialogs = Dialogs(store, load_charts())
     chat = TerminalChat(dialogs, load_lawbook(), "terminal:tester", build_matcher([]))

@@ -185,6 +185,7 @@ async def test_the_service_refuses_an_answer_for_another_question(store: Store, 
     assert await store.events(first.session_id) == before
 
 
+@pytest.mark.slow
 async def test_the_terminal_refuses_an_answer_to_a_question_changed_elsewhere(
     store: Store, charts: dict[str, Chart]
 ) -> None:
