@@ -354,6 +354,8 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
 ) -> None:
     result = matcher.match(story)
     assert result.confident and result.incidents == (first, second)
+    assert len(result.told) == 2 and all(sentence in story for sentence in result.told)  # what each incident was
+    assert result.told[0] != result.told[1]
     offered = {c.law: c for c in result.candidates}
     assert {first, second} <= offered.keys() and offered[first].charts and offered[second].charts
     assert matcher.match("South bid out of turn before the director came.").incidents == ()  # one sentence

@@ -15,9 +15,13 @@ query resembles (``bot.matching.examples``; up to 30 points). A weak phrase matc
 when the examples vouch for its first law (``_agreed``).
 
 Phrases also come from what physically happened (``knowledge/actions.yaml``: "the ace went back into her
-hand"). A message of several sentences is also read sentence by sentence: two sentences that each name a
-different incident firmly both stay among the candidates (``incidents``), and the sentence that asks the
-question is read even when it lies past the first 500 characters.
+hand"). A message of several sentences is also read sentence by sentence (phrases only): a law named by
+several of a story's sentences gains a few points for each after the first, two sentences that each name a
+different incident firmly both stay among the candidates (``incidents``, with the sentence that told each),
+and the sentence that asks the question is read even when it lies past the first 500 characters. Reading
+each sentence with every signal and letting the one that names the irregularity or asks outweigh the whole
+was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
+stories more.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phra
 EXAMPLE = 1.0  # BM25 weight of a word in one of a law's worked examples (they are many; each counts once)
 ACTION = 0.95  # weight of a phrase of what physically happened (knowledge/actions.yaml): just under a keyword
 ASKS = 0.6  # share of its points the sentence that asks the question adds to a long message's own
+SEVERAL = 40.0  # phrase score at which a sentence of a story counts as naming a law ...
+AGAIN = 3.0  # ... and the points a law gains for each sentence after the first that names it
 INCIDENT = 60.0  # phrase score at which a sentence's first law stands as an incident of its own ...
 BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
 MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
@@ -102,6 +108,7 @@ class MatchResult:
     confident: bool
     message: str | None  # why nothing convincing / a law that does not exist / empty text, with a hint
     incidents: tuple[int, ...] = ()  # laws of two incidents told in separate sentences, each among the candidates
+    told: tuple[str, ...] = ()  # the sentence that told each of ``incidents``, in the same order (for a reply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +118,15 @@ class _Phrase:
     tokens: tuple[str, ...]
     weight: float  # curated keywords and chart keywords count fully; titles a little less, headings less
     chart: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """One sentence of a long message: whether it asks, and its phrase score per law."""
+
+    text: str
+    asks: bool
+    scores: dict[int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +313,11 @@ class Matcher:
     def match(self, text: str, limit: int = 3) -> MatchResult:
         """The best ``limit`` laws for the text, why each matched, and whether any is convincing.
 
-        A long message is also read sentence by sentence: the sentence that asks the question adds a share
-        of its own reading (``ASKS``), and two sentences that each name a different incident firmly
-        (``INCIDENT``) both stay among the candidates, each with its charts, rather than a blend of both."""
+        A message of several sentences is also read sentence by sentence: a law named by several sentences
+        gains ``AGAIN`` points for each after the first, the sentence that asks the question adds a share of
+        its own reading past the first 500 characters (``ASKS``), and two sentences that each name a different
+        incident firmly (``INCIDENT``) both stay among the candidates, each with its charts, rather than a
+        blend of both."""
         query = clean(text)
         if not query.strip():
             return self._nothing(text or "", "Tell me what happened at the table.")
@@ -310,8 +328,8 @@ class Matcher:
         if whole is None:
             return self._nothing(query, "I could not find a bridge situation in that.")
         parts = _sentences(text)
-        asking = self._asking(parts, limit)
-        incidents = self._incidents(parts, limit, set(sorted(whole.totals, key=lambda n: -whole.totals[n])[:BESIDE]))
+        pieces = [self._piece(part) for part in parts] if len(parts) >= 2 else []
+        asking = self._asking(parts, pieces, limit)
         totals, found, confident = dict(whole.totals), dict(whole.found), whole.confident
         if asking is not None:
             for law, points in asking.scores.items():
@@ -319,13 +337,18 @@ class Matcher:
             for law, phrases in asking.found.items():
                 found.setdefault(law, phrases)
             confident = confident or asking.confident
+        named = Counter(law for piece in pieces for law, score in piece.scores.items() if score >= SEVERAL)
+        for law, times in named.items():
+            if times >= 2 and law in totals:
+                totals[law] += AGAIN * (times - 1)
+        incidents, told = self._incidents(pieces, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
         ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
         if incidents:
             others = [law for law in ranked if law not in incidents]
             ranked = sorted([*incidents, *others[: limit - len(incidents)]], key=lambda n: (-totals.get(n, 0.0), n))
         top = tuple(self._ranked(ranked, totals, found, whole.words)) if whole.found or found else ()
         if top and (confident or incidents):
-            return MatchResult(query, top, None, True, None, incidents)
+            return MatchResult(query, top, None, True, None, incidents, told)
         return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT)
 
     def _read(self, query: str, limit: int) -> _Reading | None:
@@ -378,40 +401,44 @@ class Matcher:
             phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
         return found
 
-    def _asking(self, parts: list[str], limit: int) -> _Reading | None:
+    def _piece(self, part: str) -> _Piece:
+        """One sentence's phrase scores per law (no broad signals: cheap enough for every sentence)."""
+        words = self.normaliser.tokens(clean(part), self._correct)
+        known = {t.text for t in words if t.text in self.idf}
+        found = self._found(words, known) if len(known) >= 2 else {}
+        mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
+        return _Piece(part, _asks(part), {law: self._score(phrases, known, mass) for law, phrases in found.items()})
+
+    def _asking(self, parts: list[str], pieces: list[_Piece], limit: int) -> _Reading | None:
         """The reading of the last sentence that asks something (with the sentence before it), when a message is
         longer than the whole is read and that sentence names a situation of its own: the question at the end
         of a long post is otherwise cut off. A bare "How do you rule?" adds nothing."""
-        if len(parts) < 2 or sum(len(part) + 1 for part in parts) <= MAX_QUERY:
+        if not pieces or sum(len(part) + 1 for part in parts) <= MAX_QUERY:
             return None
-        for index in range(len(parts) - 1, -1, -1):
-            if _asks(parts[index]):  # read with the sentence before it, which usually says what it asks about
+        for index in range(len(pieces) - 1, -1, -1):
+            if pieces[index].asks:  # read with the sentence before it, which usually says what it asks about
                 reading = self._read(clean(" ".join(parts[max(0, index - 1) : index + 1])), limit)
                 return reading if reading is not None and reading.found else None
         return None
 
-    def _incidents(self, parts: list[str], limit: int, beside: set[int]) -> tuple[int, ...]:
+    def _incidents(self, pieces: list[_Piece], limit: int, beside: set[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
         """Two laws each named firmly by a sentence of its own (phrases only) and ranked near the top by the
-        whole message, the firmer first; () unless a story holds two such sentences naming laws no one chart
-        serves together (a revoke told as "revoked" then "established" is one incident)."""
-        if len(parts) < 2 or limit < 2:
-            return ()
-        firm: dict[int, float] = {}
-        for part in parts:
-            words = self.normaliser.tokens(clean(part), self._correct)
-            known = {t.text for t in words if t.text in self.idf}
-            found = self._found(words, known) if len(known) >= 2 else {}
-            if not found:
+        message, the firmer first, with the sentence that named each; () unless a story holds two such
+        sentences naming laws no one chart serves together (a revoke told as "revoked" then "established" is
+        one incident)."""
+        if len(pieces) < 2 or limit < 2:
+            return (), ()
+        firm: dict[int, tuple[float, str]] = {}
+        for piece in pieces:
+            if not piece.scores:
                 continue
-            mass = sum(self.idf[t] for t in known) + UNKNOWN * len({t.text for t in words if t.text not in self.idf})
-            scores = {law: self._score(phrases, known, mass) for law, phrases in found.items()}
-            law = min(scores, key=lambda n: (-scores[n], n))
-            if scores[law] >= INCIDENT and law in beside:
-                firm[law] = max(firm.get(law, 0.0), scores[law])
-        ordered = sorted(firm, key=lambda n: (-firm[n], n))
+            law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
+            if piece.scores[law] >= INCIDENT and law in beside and piece.scores[law] > firm.get(law, (0.0, ""))[0]:
+                firm[law] = (piece.scores[law], piece.text)
+        ordered = sorted(firm, key=lambda n: (-firm[n][0], n))
         kin = set(self.charts_by_law.get(ordered[0], ())) if ordered else set()  # one chart's laws: one incident
         other = [n for n in ordered[1:] if not kin & set(self.charts_by_law.get(n, ()))]
-        return (ordered[0], other[0]) if other else ()
+        return ((ordered[0], other[0]), (firm[ordered[0]][1], firm[other[0]][1])) if other else ((), ())
 
     def _ranked(
         self,
