@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 from telegram import (
     Bot,
     BotCommand,
-    ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
@@ -77,6 +76,8 @@ from bot.telegram.players import PlayerHandlers
 from bot.telegram.polls import PollHandlers
 from bot.telegram.records import RecordHandlers, ruling_keyboard
 from bot.telegram.render import (
+    Keyboard,
+    Markup,
     change_keyboard,
     esc,
     laws_html,
@@ -189,7 +190,9 @@ async def raw_call(bot: Bot, method: str, **params: Any) -> Any:
     )
 
 
-def edit_message(message: Message, text: str, keyboard: InlineKeyboardMarkup | None = None) -> Awaitable[Any]:
+def edit_message(
+    message: Message, text: str, keyboard: Keyboard | InlineKeyboardMarkup | None = None
+) -> Awaitable[Any]:
     """Edit ``message``'s text (HTML) and keyboard, as ``Message.edit_text`` does."""
     return raw_call(
         message.get_bot(),
@@ -203,7 +206,7 @@ def edit_message(message: Message, text: str, keyboard: InlineKeyboardMarkup | N
     )
 
 
-async def reply_html(message: Message, text: str, keyboard: InlineKeyboardMarkup | ForceReply | None = None) -> int:
+async def reply_html(message: Message, text: str, keyboard: Markup | None = None) -> int:
     """Send HTML in ``message``'s chat as ``Message.reply_html`` does: quoting it outside a private chat, in its
     forum topic or direct-messages topic, through its business connection; the new message's id."""
     sent = await raw_call(
@@ -275,9 +278,7 @@ class TelegramFrontEnd:
 
     # --- messages -------------------------------------------------------------------------------
 
-    async def reply(
-        self, update: Update, text: str, keyboard: InlineKeyboardMarkup | ForceReply | None = None
-    ) -> int | None:
+    async def reply(self, update: Update, text: str, keyboard: Markup | None = None) -> int | None:
         """Send HTML as a reply in the update's chat, split within Telegram's limit (the keyboard on the last
         part); the delivery helper every handler module uses. The id of the last message sent."""
         message = update.effective_message
@@ -322,7 +323,7 @@ class TelegramFrontEnd:
         except BadRequest:
             log.info("last question not closed (edit refused) chat=%s", chat_tag(message.chat_id))
 
-    async def edit(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    async def edit(self, message: Message, text: str, keyboard: Keyboard | InlineKeyboardMarkup | None) -> None:
         """Edit a message in place; when Telegram refuses the edit (the message was deleted, is too old to
         edit, …) send the text as a new message instead, so the director still sees where the ruling stands."""
         try:
@@ -333,9 +334,11 @@ class TelegramFrontEnd:
             log.info("edit refused, sending anew chat=%s", chat_tag(message.chat_id))
             await deliver(
                 partial(
-                    message.get_bot().send_message,
-                    message.chat_id,
-                    text,
+                    raw_call,
+                    message.get_bot(),
+                    "sendMessage",
+                    chat_id=message.chat_id,
+                    text=text,
                     parse_mode=ParseMode.HTML,
                     reply_markup=keyboard,
                 ),
