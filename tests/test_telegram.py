@@ -166,6 +166,34 @@ async def test_group_text_is_answered_only_when_the_bot_is_addressed(demo: tuple
 
 
 @pytest.mark.slow
+async def test_a_reply_quotes_the_message_in_a_group_and_stays_in_its_forum_topic(
+    demo: tuple[Application, FakeBotAPI],
+) -> None:
+    """Replies are sent without PTB's reply_html (bot.telegram.app.reply_html): where they land is checked."""
+    app, api = demo
+    private = await Table(app, api, user_id=5, chat_id=5).send("card exposed by lho")
+    (sent,) = [c for c in private if c.method == "sendMessage"]
+    assert "reply_parameters" not in sent.params and "message_thread_id" not in sent.params
+    forum = Table(app, api, user_id=6, chat_id=-200)
+    forum.chat = {**forum.chat, "type": "supergroup", "is_forum": True}
+    before = len(api.calls)
+    update = {
+        "message_id": 77,
+        "date": 0,
+        "chat": forum.chat,
+        "from": forum.user,
+        "text": "@td_bot card exposed by lho",
+        "message_thread_id": 9,
+        "is_topic_message": True,
+    }
+    await forum._process({"message": update})
+    (sent,) = [c for c in api.calls[before:] if c.method == "sendMessage"]
+    assert sent.params["reply_parameters"]["message_id"] == 77
+    assert int(sent.params["message_thread_id"]) == 9
+    assert int(sent.params["chat_id"]) == -200
+
+
+@pytest.mark.slow
 async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, demo_charts: dict[str, Chart]) -> None:
     db = tmp_path / "bot.sqlite3"
     api = FakeBotAPI()

@@ -6,11 +6,9 @@ so it works after a restart; data that no longer leads anywhere gets one calm no
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.answers import Kind, Reply
 from bot.telegram.callbacks import FollowOffer
-from bot.telegram.render import BUTTON_LABEL_LIMIT, esc, split_message
+from bot.telegram.render import BUTTON_LABEL_LIMIT, Keyboard, button, esc, keyboard, split_message
 
 _TITLED = (Kind.SUMMARY, Kind.DEFINE)  # replies whose first line is a heading
 
@@ -26,13 +24,10 @@ def reply_parts(reply: Reply) -> list[str]:
     return split_message(esc(reply.text))
 
 
-def reply_keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
+def reply_keyboard(reply: Reply) -> Keyboard | None:
     """One button per offer, one per row, in the reply's order."""
-    rows = [
-        [InlineKeyboardButton(_fit(offer.label), callback_data=FollowOffer.of(offer).encode())]
-        for offer in reply.offers
-    ]
-    return InlineKeyboardMarkup(rows) if rows else None
+    rows = [[button(_fit(offer.label), FollowOffer.of(offer).encode())] for offer in reply.offers]
+    return keyboard(rows) if rows else None
 
 
 def _fit(label: str) -> str:
