@@ -52,14 +52,21 @@ def test_each_kind_of_file_is_measured_as_what_it_holds(replies: Replies, tmp_pa
         tmp_path,
         "q.jsonl",
         [
-            {"text": "my partner hesitated, am I barred from bidding?", "deciding": ["16B1"], "kind": "ui"},
-            {"text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
-            {"text": "LHO led out of turn", "deciding": ["54A"], "kind": "lead"},
+            {
+                "id": "q-1",
+                "text": "my partner hesitated, am I barred from bidding?",
+                "deciding": ["16B1"],
+                "kind": "ui",
+            },
+            {"id": "q-2", "text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
+            {"id": "q-3", "text": "LHO led out of turn", "deciding": ["54A"], "kind": "lead"},
         ],
     )
     measure = measure_file(replies, "q.jsonl", read_rows(questions))
     assert measure.measure == "questions" and [o.right for o in measure.outcomes] == [True, False, False]
     assert measure.by_group() == {"lead": (0, 2), "ui": (1, 1)}
+    assert measure.by_half() == {"odd": (1, 2), "even": (0, 1)}  # tuned on one half, checked on the other
+    assert [o.special for o in measure.outcomes] == [True, False, False]  # the hesitation's own answer
     assert [o.chart_fits for o in measure.outcomes] == [False, False, True]  # the situations, the lead's chart first
     routing = _file(
         tmp_path,
