@@ -20,7 +20,9 @@ from bot.laws.summaries import (
     load_cases,
     load_law_summaries,
     read_cases,
+    read_concepts,
     summary_problems,
+    unnamed_concepts,
 )
 from bot.laws.wording import wording_problems
 from bot.matching import build_matcher, chart_entries
@@ -311,6 +313,8 @@ def test_a_case_names_its_conditions_as_shared_concepts(tmp_path: Path) -> None:
     )
     with pytest.raises(KnowledgeError, match="no concept 'sooner'"):
         read_cases(tmp_path)
+    assert unnamed_concepts((case,), read_concepts(tmp_path)) == []
+    assert unnamed_concepts((), read_concepts(tmp_path)) == ["later", "revoke"]  # lint reports them
 
 
 @pytest.mark.parametrize(

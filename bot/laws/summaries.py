@@ -10,7 +10,7 @@ am I barred from bidding?") have their own short answers beside them, in ``knowl
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -211,6 +211,12 @@ def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) ->
         return (-case.conditions, rank.get(case.law, len(ranked)), cited)
 
     return min(fitting, key=order, default=None)
+
+
+def unnamed_concepts(cases: tuple[Case, ...], concepts: Mapping[str, Concept]) -> list[str]:
+    """The concepts no case names: data that reaches nothing."""
+    named = {concept.name for case in cases for group in (case.topic, *case.when) for concept in group}
+    return sorted(set(concepts) - named)
 
 
 def summary_problems(summary: Summary, book: LawBook) -> list[str]:
