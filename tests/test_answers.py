@@ -11,8 +11,19 @@ import pytest
 from bot.answers import Answers, Replies, build_answers, load_triage
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
+from bot.laws.book import KnowledgeError
 from bot.laws.lint import lint_players_words
-from bot.laws.summaries import SUMMARY_WORDS, Case, load_cases, load_law_summaries, read_cases, summary_problems
+from bot.laws.summaries import (
+    SUMMARY_WORDS,
+    Case,
+    find_case,
+    load_cases,
+    load_law_summaries,
+    read_cases,
+    read_concepts,
+    summary_problems,
+    unnamed_concepts,
+)
 from bot.laws.wording import wording_problems
 from bot.matching import build_matcher, chart_entries
 from bot.store import Store
@@ -220,6 +231,8 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("who decides which calls have to be alerted?", "alerts-are-regulated", "40B2(a)(iii)"),
         ("how much is a doubled overtrick worth?", "scoring-made", "77"),
         ("how much do we get for going two down doubled not vulnerable?", "scoring-undertricks", "77"),
+        ("what is the penalty for a revoke?", "revoke-penalty", "64A1"),  # the transfers first, not the definition
+        ("do we have to make the opening lead face down?", "opening-lead-face-down", "41A"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -235,7 +248,7 @@ def test_a_question_stating_a_special_case_gets_its_answer_first(
 
 @pytest.mark.parametrize(
     ("question", "law"),
-    [("what is the penalty for a revoke?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
+    [("when is a revoke established?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
 )
 def test_a_question_without_the_special_conditions_gets_the_general_summary(
     answers: Answers, question: str, law: int
@@ -266,7 +279,7 @@ def test_every_special_case_is_short_and_cites_every_sentence(case: Case) -> Non
 def test_a_long_or_uncited_special_case_is_reported(tmp_path: Path) -> None:
     long = " ".join(["word"] * SUMMARY_WORDS)
     (tmp_path / "cases.yaml").write_text(
-        'edition: "2017"\ncases:\n  - {id: x, title: X, law: 16, when: [[x]], answer: '
+        'edition: "2017"\nconcepts: {x: [x]}\ncases:\n  - {id: x, title: X, law: 16, when: [x], answer: '
         f'[{{text: "{long}.", laws: ["16B1"]}}, {{text: "Uncited.", laws: []}}]}}\n',
         encoding="utf-8",
     )
@@ -275,6 +288,33 @@ def test_a_long_or_uncited_special_case_is_reported(tmp_path: Path) -> None:
         f"summary has {SUMMARY_WORDS + 1} words; at most {SUMMARY_WORDS}",
         "summary sentence 2 cites no law section",
     ]
+
+
+def test_a_case_names_its_conditions_as_shared_concepts(tmp_path: Path) -> None:
+    """The ways players say an idea live once, in a concept; a case's topic is met by its words or by the
+    matcher ranking the case's law first, its other conditions only by their words."""
+    (tmp_path / "concepts.yaml").write_text(
+        'edition: "2017"\nconcepts:\n  revoke: [revok, reneg]\n  later: [next board]\n', encoding="utf-8"
+    )
+    (tmp_path / "cases.yaml").write_text(
+        'edition: "2017"\ncases:\n  - {id: late, title: Late, law: 64, topic: revoke, when: [later], answer: '
+        '[{text: "No tricks are transferred.", laws: ["64B4"]}]}\n',
+        encoding="utf-8",
+    )
+    (case,) = read_cases(tmp_path)
+    assert find_case((case,), "partner reneged, we found it on the next board") == case
+    assert find_case((case,), "we found it on the next board", [64, 61]) == case  # the matcher reads it as Law 64
+    assert find_case((case,), "we found it on the next board", [61, 64]) is None
+    assert find_case((case,), "partner reneged", [64]) is None  # no special condition: the general summary
+    (tmp_path / "cases.yaml").write_text(
+        'edition: "2017"\ncases:\n  - {id: x, title: X, law: 64, when: [sooner], '
+        'answer: [{text: "X.", laws: ["64"]}]}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(KnowledgeError, match="no concept 'sooner'"):
+        read_cases(tmp_path)
+    assert unnamed_concepts((case,), read_concepts(tmp_path)) == []
+    assert unnamed_concepts((), read_concepts(tmp_path)) == ["later", "revoke"]  # lint reports them
 
 
 @pytest.mark.parametrize(

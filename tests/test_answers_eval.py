@@ -52,14 +52,21 @@ def test_each_kind_of_file_is_measured_as_what_it_holds(replies: Replies, tmp_pa
         tmp_path,
         "q.jsonl",
         [
-            {"text": "my partner hesitated, am I barred from bidding?", "deciding": ["16B1"], "kind": "ui"},
-            {"text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
-            {"text": "LHO led out of turn", "deciding": ["54A"], "kind": "lead"},
+            {
+                "id": "q-1",
+                "text": "my partner hesitated, am I barred from bidding?",
+                "deciding": ["16B1"],
+                "kind": "ui",
+            },
+            {"id": "q-2", "text": "what happens after a lead out of turn?", "deciding": ["12C"], "kind": "lead"},
+            {"id": "q-3", "text": "LHO led out of turn", "deciding": ["54A"], "kind": "lead"},
         ],
     )
     measure = measure_file(replies, "q.jsonl", read_rows(questions))
     assert measure.measure == "questions" and [o.right for o in measure.outcomes] == [True, False, False]
     assert measure.by_group() == {"lead": (0, 2), "ui": (1, 1)}
+    assert measure.by_half() == {"odd": (1, 2), "even": (0, 1)}  # tuned on one half, checked on the other
+    assert [o.special for o in measure.outcomes] == [True, False, False]  # the hesitation's own answer
     assert [o.chart_fits for o in measure.outcomes] == [False, False, True]  # the situations, the lead's chart first
     routing = _file(
         tmp_path,
@@ -98,8 +105,8 @@ DATA = Path(__file__).parent / "data"
 
 @pytest.mark.parametrize(
     ("name", "floor"),
-    # First answer citing a deciding section: 0.910 on the blind development set (0.535 before issue 26's
-    # work), 0.988 on our own questions; the floors sit a little under, so a regression fails.
+    # First answer citing a deciding section: 0.900 on the blind development set (0.535 before issue 26's
+    # work), 0.986 on our own 138 questions; the floors sit a little under, so a regression fails.
     [("player-questions.jsonl", 0.88), ("player-questions-own.jsonl", 0.95)],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:

@@ -22,7 +22,7 @@ async def test_a_question_gets_the_summary_and_its_buttons(store: Store) -> None
     (reply,) = [c for c in calls if c.method == "sendMessage"]
     assert "in plain words" in reply.params["text"] and "(Law 6" in reply.params["text"]
     summary = table.last_message()
-    assert _buttons(summary) == ["Walk me through it", "Show the law (Law 61)", "Related"]
+    assert _buttons(summary) == ["Walk me through it", "Show the law (Law 64)", "Related"]  # the penalty is in 64
 
     law = await table.press("Show the law", summary)
     assert "Law 6" in table.texts(law)

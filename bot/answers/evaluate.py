@@ -18,6 +18,7 @@ The matcher is built without the files' texts among its worked examples, as ``py
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -59,17 +60,31 @@ class Outcome:
     right: bool
     group: str = ""  # the question's own "kind" label, when it has one
     chart_fits: bool = False  # a question given the situations first: its first chart is about a deciding law
+    half: str = ""  # "odd" or "even" by the number its id ends in, when it has one
+    topic: str = ""  # a summary's topic token: "a:…" is a special answer
+
+    @property
+    def special(self) -> bool:
+        """Whether a special answer (a case) was shown first, not a chart's or a law's general summary."""
+        return self.topic.startswith("a:")
 
 
 def _outcome(text: str, expected: str, reply: Reply, right: bool, group: str = "") -> Outcome:
     first = reply.text.splitlines()[0] if reply.text else ""
-    return Outcome(text, expected, reply.kind.value, first, reply.cites, right, group)
+    return Outcome(text, expected, reply.kind.value, first, reply.cites, right, group, topic=reply.topic)
 
 
-def judge_question(replies: Replies, text: str, deciding: tuple[str, ...], group: str = "") -> Outcome:
+def half_of(row_id: str) -> str:
+    """ "odd" or "even" by the number an id ends in ("pq-017" is odd), "" for an id without one: the two halves
+    of a set tell whether what was tuned on one carries over to the other."""
+    digits = re.search(r"(\d+)$", row_id)
+    return "" if digits is None else ("odd" if int(digits.group(1)) % 2 else "even")
+
+
+def judge_question(replies: Replies, text: str, deciding: tuple[str, ...], group: str = "", half: str = "") -> Outcome:
     reply = replies.to_text(text)
     right = reply.kind in ANSWERS and any(covers(c, d) for c in reply.cites for d in deciding)
-    outcome = _outcome(text, ", ".join(deciding), reply, right, group)
+    outcome = replace(_outcome(text, ", ".join(deciding), reply, right, group), half=half)
     charts = [o.key for o in reply.offers if o.act is Act.CHART and o.key in replies.charts]
     if reply.kind is not Kind.SITUATIONS or not charts:
         return outcome
@@ -111,6 +126,15 @@ class Measure:
                 groups[o.group] = (right + o.right, n + 1)
         return dict(sorted(groups.items()))
 
+    def by_half(self) -> dict[str, tuple[int, int]]:
+        """Right and total for the odd and the even ids, when the rows have numbered ids."""
+        halves: dict[str, tuple[int, int]] = {}
+        for o in self.outcomes:
+            if o.half:
+                right, n = halves.get(o.half, (0, 0))
+                halves[o.half] = (right + o.right, n + 1)
+        return dict(sorted(halves.items(), reverse=True))
+
     def as_dict(self) -> dict[str, object]:
         figures: dict[str, object] = {
             "file": self.name,
@@ -122,6 +146,10 @@ class Measure:
         if self.measure == "questions":
             figures["situations_first"] = sum(o.kind == Kind.SITUATIONS.value for o in self.outcomes)
             figures["situations_first_chart_fits"] = sum(o.chart_fits for o in self.outcomes)
+            figures["special_answers"] = sum(o.special for o in self.outcomes)
+            figures["special_answers_right"] = sum(o.special and o.right for o in self.outcomes)
+            if self.by_half():
+                figures["by_half"] = {h: round(right / n, 4) for h, (right, n) in self.by_half().items()}
         if self.by_group():
             figures["by_group"] = {g: round(right / n, 4) for g, (right, n) in self.by_group().items()}
         return figures
@@ -136,6 +164,7 @@ class Row:
     route: str = ""
     decline: bool = True
     group: str = ""
+    id: str = ""
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -158,14 +187,15 @@ def read_rows(path: Path) -> list[Row]:
         if raw.get("route", "answer") not in ("answer", "chart"):
             raise ValueError(f'{path}:{number}: "route" must be "answer" or "chart"')
         route, group = str(raw.get("route", "")), str(raw.get("kind") or "")
-        rows.append(Row(raw["text"], tuple(deciding), route, raw.get("decline") is not False, group))
+        row_id = str(raw.get("id") or "")
+        rows.append(Row(raw["text"], tuple(deciding), route, raw.get("decline") is not False, group, row_id))
     return rows
 
 
 def measure_file(replies: Replies, name: str, rows: list[Row]) -> Measure:
     """The file measured as what its lines are: questions, routing, or declines."""
     if rows and all(row.deciding for row in rows):
-        outcomes = [judge_question(replies, r.text, r.deciding, r.group) for r in rows]
+        outcomes = [judge_question(replies, r.text, r.deciding, r.group, half_of(r.id)) for r in rows]
         return Measure(name, "questions", tuple(outcomes))
     if rows and all(row.route for row in rows):
         return Measure(name, "routing", tuple(judge_route(replies, r.text, r.route) for r in rows))
@@ -213,6 +243,10 @@ def _line(m: Measure) -> str:
         line += (
             f"; situations first {len(shown)}, the first chart about a deciding law {sum(o.chart_fits for o in shown)}"
         )
+        special = [o for o in m.outcomes if o.special]
+        line += f"; special answers first {len(special)} ({sum(o.right for o in special)} right)"
+        for half, (right, n) in m.by_half().items():
+            line += f"\n  {half} ids: {right}/{n} ({right / n:.3f})"
     if m.measure == "declines":
         declined = [o for o in m.outcomes if o.expected == "decline"]
         kept = [o for o in m.outcomes if o.expected != "decline"]

@@ -181,7 +181,7 @@ class Answers:
         result = self.matcher.match(text, limit)
         if intent == "incident" or result.direct_ref:
             return Reading(intent, result, None, None)
-        case = find_case(self.cases, text)
+        case = find_case(self.cases, text, [c.law for c in result.candidates])
         if case is not None:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:

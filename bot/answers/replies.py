@@ -75,6 +75,7 @@ class Reply:
     offers: tuple[Offer, ...] = ()
     key: str = ""  # START: the chart to start
     cites: tuple[str, ...] = ()  # the sections the text shown rests on (a summary's, a term's, a law's)
+    topic: str = ""  # SUMMARY: the topic's token ("a:revoke-found-later", "c:revoke", "l:54")
 
 
 class Replies:
@@ -148,7 +149,7 @@ class Replies:
         offers.append(Offer(f"Show the law (Law {topic.law})", Act.LAW, str(topic.law)))
         if self.answers.related(topic):
             offers.append(Offer("Related", Act.RELATED, topic.token))
-        return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers), cites=topic.summary.laws)
+        return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers), cites=topic.summary.laws, topic=topic.token)
 
     def related(self, topic: Topic) -> Reply:
         offers = tuple(Offer(other.title, Act.TOPIC, other.token) for other in self.answers.related(topic))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bot.laws.book import KnowledgeError, Law, LawBook, Section
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
-from bot.laws.summaries import read_cases, read_law_summaries, summary_problems
+from bot.laws.summaries import read_cases, read_concepts, read_law_summaries, summary_problems, unnamed_concepts
 from bot.laws.wording import wording_problems
 
 LAW_COUNT = 93
@@ -197,6 +197,10 @@ def lint_players_words(book: LawBook) -> LintReport:
         return LintReport([*problems, Finding("knowledge/summaries/cases", str(exc))], [])
     ids = Counter(case.id for case in cases)
     problems += [Finding("knowledge/summaries/cases", f"case {i!r} is written twice") for i, c in ids.items() if c > 1]
+    problems += [
+        Finding("knowledge/summaries/cases", f"concept {name!r} is named by no case")
+        for name in unnamed_concepts(cases, read_concepts())
+    ]
     for case in cases:
         here = f"knowledge/summaries/cases {case.id}"
         if case.law not in book.laws:

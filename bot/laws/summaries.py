@@ -10,12 +10,14 @@ am I barred from bidding?") have their own short answers beside them, in ``knowl
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from bot.laws.book import KNOWLEDGE_DIR, KnowledgeError, LawBook, read_yaml
+from bot.laws.refs import law_number
 
 SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
@@ -95,43 +97,97 @@ def load_law_summaries() -> dict[int, Summary]:
 
 
 @dataclass(frozen=True, slots=True)
+class Concept:
+    """A named group of ways players say one thing ("revoke": revoked, reneged, didn't follow suit, showed out),
+    kept as data and shared by the special cases, so a case's condition is the idea, not one set's wording."""
+
+    name: str
+    patterns: tuple[re.Pattern[str], ...]
+
+    def stated(self, lowered: str) -> bool:
+        return any(p.search(lowered) for p in self.patterns)
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
     """A special case players ask about, answered at the level of the question rather than by the law's
-    general summary; it answers a text that states every one of its conditions."""
+    general summary. It answers a text that states every one of its conditions (``when``) and is about its
+    topic: the topic is met by the words (``topic``'s concepts) or by the matcher ranking the case's law first,
+    so "we found it two boards later, what now?" reaches 64B when the matcher reads it as Law 64."""
 
     id: str
     title: str
-    law: int  # the law "Show the law" opens
+    law: int  # the law "Show the law" opens, and the law whose ranking first stands for the topic
     chart: str | None  # the chart "Walk me through it" starts
-    when: tuple[tuple[re.Pattern[str], ...], ...]  # every condition met by one of its expressions
+    topic: tuple[Concept, ...]  # any of these stated, or the case's law ranked first; none: no topic condition
+    when: tuple[tuple[Concept, ...], ...]  # every condition met by one of its concepts
     answer: Summary
 
-    def fits(self, lowered: str) -> bool:
-        return all(any(p.search(lowered) for p in condition) for condition in self.when)
+    def fits(self, lowered: str, best_law: int | None = None) -> bool:
+        about = not self.topic or best_law == self.law or any(c.stated(lowered) for c in self.topic)
+        return about and all(any(c.stated(lowered) for c in condition) for condition in self.when)
+
+    @property
+    def conditions(self) -> int:
+        """How specific the case is: its conditions, the topic counting as one."""
+        return len(self.when) + bool(self.topic)
+
+
+def _names(raw: Any, where: str) -> list[str]:
+    names = [raw] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise KnowledgeError(f"{where}: name a concept, or list the concepts any of which will do")
+    return names
+
+
+def read_concepts(directory: Path = CASES_DIR) -> dict[str, Concept]:
+    """Every concept, by name, from the ``concepts`` mappings of the YAML files in ``directory``."""
+    concepts: dict[str, Concept] = {}
+    for file in sorted(directory.glob("*.yaml")):
+        document = read_yaml(file) or {}
+        raw = document.get("concepts") or {}
+        if not isinstance(raw, dict):
+            raise KnowledgeError(f"{file.name}: 'concepts' maps a name to its list of expressions")
+        for name, expressions in raw.items():
+            if name in concepts:
+                raise KnowledgeError(f"{file.name}: concept {name!r} is written twice")
+            if not isinstance(expressions, list) or not expressions:
+                raise KnowledgeError(f"{file.name}: concept {name!r} needs a list of expressions")
+            try:
+                concepts[str(name)] = Concept(str(name), tuple(re.compile(str(e)) for e in expressions))
+            except re.error as exc:
+                raise KnowledgeError(f"{file.name}: concept {name!r}: {exc}") from exc
+    return concepts
 
 
 def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
-    """Every special case, in file order, from all the YAML files in ``directory``."""
+    """Every special case, in file order, from the ``cases`` lists of the YAML files in ``directory``; their
+    conditions name the concepts of any file there."""
+    concepts = read_concepts(directory)
     cases: list[Case] = []
     for file in sorted(directory.glob("*.yaml")):
         document = read_yaml(file) or {}
-        if document.get("edition") != "2017" or not isinstance(document.get("cases"), list):
+        if document.get("edition") != "2017" or not isinstance(document.get("cases", []), list):
             raise KnowledgeError(f"{file.name}: needs edition \"2017\" and a list 'cases'")
-        for raw in document["cases"]:
-            keys = {"id", "title", "law", "chart", "when", "answer"}
+        for raw in document.get("cases", []):
+            keys = {"id", "title", "law", "chart", "topic", "when", "answer"}
             if not isinstance(raw, dict) or not {"id", "title", "law", "when", "answer"} <= set(raw) <= keys:
-                raise KnowledgeError(f"{file.name}: a case has id, title, law, when, answer and may have chart")
+                raise KnowledgeError(f"{file.name}: a case has id, title, law, when, answer and may have topic, chart")
             here = f"{file.name}: case {raw['id']}"
-            when = raw["when"]
-            if not isinstance(when, list) or not when or not all(isinstance(c, list) and c for c in when):
-                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a list of expressions")
-            try:
-                patterns = tuple(tuple(re.compile(str(p)) for p in condition) for condition in when)
-            except re.error as exc:
-                raise KnowledgeError(f"{here}: {exc}") from exc
-            chart = raw.get("chart")
+            if not isinstance(raw["when"], list) or not raw["when"]:
+                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
+
+            def concept(name: str, where: str = here) -> Concept:
+                if name not in concepts:
+                    raise KnowledgeError(f"{where}: no concept {name!r}")
+                return concepts[name]
+
+            topic = tuple(concept(n) for n in _names(raw["topic"], here)) if "topic" in raw else ()
+            when = tuple(tuple(concept(n) for n in _names(c, here)) for c in raw["when"])
             answer = summary_from_data(raw["answer"], here)
-            cases.append(Case(str(raw["id"]), str(raw["title"]), int(raw["law"]), chart, patterns, answer))
+            cases.append(
+                Case(str(raw["id"]), str(raw["title"]), int(raw["law"]), raw.get("chart"), topic, when, answer)
+            )
     return tuple(cases)
 
 
@@ -141,11 +197,26 @@ def load_cases() -> tuple[Case, ...]:
     return read_cases()
 
 
-def find_case(cases: tuple[Case, ...], text: str) -> Case | None:
-    """The most specific case whose conditions the text states: most conditions first, then file order."""
+def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) -> Case | None:
+    """The most specific case whose conditions the text states, given the matcher's laws best first: most
+    conditions first, then the case whose law the matcher ranks higher, then the one citing a higher-ranked
+    law, then file order."""
     lowered = " ".join(text.casefold().replace("’", "'").split())
-    fitting = [case for case in cases if case.fits(lowered)]
-    return max(fitting, key=lambda case: len(case.when), default=None)
+    fitting = [case for case in cases if case.fits(lowered, ranked[0] if ranked else None)]
+    rank = {law: position for position, law in reversed(list(enumerate(ranked)))}
+
+    def order(case: Case) -> tuple[int, int, int]:
+        laws = [law_number(ref) for ref in case.answer.laws if ref[:1].isdigit()]
+        cited = min((rank.get(law, len(ranked)) for law in laws), default=len(ranked))
+        return (-case.conditions, rank.get(case.law, len(ranked)), cited)
+
+    return min(fitting, key=order, default=None)
+
+
+def unnamed_concepts(cases: tuple[Case, ...], concepts: Mapping[str, Concept]) -> list[str]:
+    """The concepts no case names: data that reaches nothing."""
+    named = {concept.name for case in cases for group in (case.topic, *case.when) for concept in group}
+    return sorted(set(concepts) - named)
 
 
 def summary_problems(summary: Summary, book: LawBook) -> list[str]:
