@@ -94,6 +94,7 @@ def test_bad_input_on_the_command_line_is_one_line_and_exit_1(argv, says, capsys
     assert (captured.out, captured.err) == ("", says + "\n")
 
 
+@pytest.mark.slow
 async def test_the_terminal_chat_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:
     chat = TerminalChat(Dialogs(store, demo_charts), load_lawbook(), "terminal:tester", build_matcher([]))
     for argv, says in [*GOOD, *BAD]:
@@ -117,6 +118,7 @@ async def test_a_sentence_starting_with_a_command_word_is_an_incident(
     assert await chat.handle(typed) == await described._describe(typed)
 
 
+@pytest.mark.slow
 async def test_telegram_answers_the_same(store: Store, demo_charts: dict[str, Chart]) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, demo_charts, api)

@@ -65,6 +65,7 @@ def test_every_regulation_is_named_by_a_chart_question_and_every_authority_gives
             check_setting(regulation, str(entry["value"]))  # every default is a value a club could set
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("chart_id", "node_id"), NAMED)
 @pytest.mark.parametrize("authority", [None, *sorted(authorities())])
 async def test_a_question_naming_a_regulation_shows_the_authoritys_rule(

@@ -95,6 +95,7 @@ def test_every_regulation_changes_some_ruling() -> None:
     assert {name for name, _chart, _ruling in READING} | answering == set(load_regulations())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("regulation", "chart_id", "ruling"), READING)
 @pytest.mark.parametrize("authority", AUTHORITIES)
 async def test_a_ruling_reads_the_rule_in_force(
@@ -122,6 +123,7 @@ async def test_a_ruling_reads_the_rule_in_force(
         assert reached.text == alone.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("regulation", "chart_id", "ruling"), READING)
 async def test_a_clubs_own_value_is_read_in_the_ruling(
     store: Store, regulation: str, chart_id: str, ruling: str
