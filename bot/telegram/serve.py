@@ -1,0 +1,124 @@
+"""Starting the bot on Telegram: read the configuration, open the store, run long polling or the webhook
+until a signal, and keep the heartbeat the health check reads."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from dataclasses import replace
+from urllib.parse import urlparse
+
+from bot.config import Config, ConfigError, load_config
+from bot.logs import configure_logging
+from bot.store import Store, StoreError
+
+log = logging.getLogger("bot.telegram")
+
+
+async def serve(config: Config, token: str) -> int:
+    """Run until SIGINT/SIGTERM; the store opens before the first update and closes after the last."""
+    from bot.dialogs import Dialogs, load_charts
+    from bot.laws import load_lawbook
+    from bot.matching import ChartEntry, build_matcher
+    from bot.telegram.app import TelegramFrontEnd, build_application, register_commands, tune_collector
+
+    charts = load_charts()
+    matcher = build_matcher((ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()), background=True)
+    try:
+        store = await Store.open(config.database)
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
+    front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
+    app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit)
+    heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
+    try:
+        async with app:
+            await register_commands(app)
+            await app.start()
+            assert app.updater is not None
+            if config.webhook_url:
+                path = urlparse(config.webhook_url).path.lstrip("/")
+                await app.updater.start_webhook(
+                    listen=config.listen,
+                    port=config.port,
+                    url_path=path,
+                    webhook_url=config.webhook_url,
+                    secret_token=config.secret_token,
+                    drop_pending_updates=False,
+                )
+                log.info("webhook listening on %s:%s", config.listen, config.port)
+            else:
+                await app.updater.start_polling(drop_pending_updates=False)
+                log.info("long polling started")
+            await asyncio.to_thread(matcher.learned.wait)  # the worked examples, read while serving
+            tune_collector()
+            await stop.wait()
+            await app.updater.stop()
+            await app.stop()
+    finally:
+        heartbeat.cancel()
+        await store.close()
+    return 0
+
+
+async def _beat(store: Store, seconds: float) -> None:
+    """Record every few seconds that the bot is alive and its database writable (for `health`)."""
+    while True:
+        try:
+            await store.beat()
+        except StoreError as exc:
+            log.warning("heartbeat not recorded: %s", exc)
+        await asyncio.sleep(seconds)
+
+
+def run_telegram(args: argparse.Namespace) -> int:
+    try:
+        config = replace(
+            load_config(),
+            **{
+                k: v
+                for k, v in (
+                    ("webhook_url", args.webhook),
+                    ("listen", args.listen),
+                    ("port", args.port),
+                    ("secret_token", args.secret_token),
+                )
+                if v is not None
+            },
+        )
+        token = config.require_token()
+        config.check_webhook()
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    configure_logging(config.log_level, config.log_format, secrets=[token], database=config.database)
+    try:
+        return asyncio.run(serve(config, token))
+    except Exception as exc:  # a start-up failure (bad token, no network): one line, no traceback
+        from telegram.error import InvalidToken, NetworkError
+
+        if isinstance(exc, InvalidToken):
+            print("Telegram refused the token: check TELEGRAM_BOT_TOKEN with @BotFather.", file=sys.stderr)
+            return 2
+        if isinstance(exc, NetworkError):
+            print(f"Cannot reach Telegram: {exc}", file=sys.stderr)
+            return 2
+        raise
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser("telegram", help="run on Telegram (token in TELEGRAM_BOT_TOKEN)")
+    parser.add_argument("--webhook", metavar="URL", help="receive updates at this https URL instead of polling")
+    parser.add_argument("--listen", help="address the webhook server binds (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port of the webhook server (default 8443)")
+    parser.add_argument("--secret-token", help="the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token")
+    parser.set_defaults(handler=run_telegram)
