@@ -242,3 +242,19 @@ def test_a_special_case_answer_leads_to_its_chart_law_and_related(replies: Repli
     assert related.kind is Kind.RELATED and related.offers and all(o.act is Act.TOPIC for o in related.offers)
     assert replies.follow(Act.TOPIC, "a:claim-forgot-trump") == reply
     assert replies.follow(Act.TOPIC, "a:no-such-case").kind is Kind.GONE
+
+
+def test_a_story_of_two_incidents_offers_both_charts_first_in_the_order_told(replies: Replies) -> None:
+    """Two irregularities in one story are two rulings, not rival guesses: each chart is offered first, with the
+    words that told it, in the order they happened."""
+    reply = replies.to_text(
+        "The opening bid was insufficient and was not accepted. Later on declarer claimed but a trump was still out."
+    )
+    lines = reply.text.splitlines()
+    assert lines[0].startswith("Two things happened here")
+    assert "insufficient" in lines[1] and "Insufficient bid" in lines[1]
+    assert "claimed" in lines[2] and "Claim" in lines[2]
+    first, second = reply.offers[:2]
+    assert (first.act, second.act) == (Act.CHART, Act.CHART)
+    assert {first.key, second.key} == {"insufficient-bid", "claim"}
+    assert replies.to_text("LHO led out of turn").text == "Which situation is it?"  # one incident: the usual list

@@ -162,22 +162,25 @@ class Replies:
         return Reply(Kind.LAW, text.rstrip(), cites=(ref,)) if found else _gone()
 
     def situations(self, result: MatchResult) -> Reply:
-        """One line per chart, led by its plain name and law, with how sure; only those near the first."""
-        offers: dict[str, Offer] = {}  # by chart id, or "law N" for a law no chart serves
-        best = max(c.score for c in result.candidates)
+        """One line per chart, led by its plain name and law, with how sure; only those near the first. A story
+        that tells two incidents in separate sentences gets both first, each with the words that told it, to be
+        ruled on one after the other, rather than one list in which the second looks like a rival guess."""
         ranks = {c.law: rank for rank, c in enumerate(result.candidates)}
+        offers, told = self._incidents(result, ranks)
+        best = max(c.score for c in result.candidates)
         for candidate in result.candidates:
             if candidate.score < NEAR * best or len(offers) >= SHOWN:
                 break
-            sure = "likely" if candidate.score >= LIKELY else "possible"
             chart = self._chart_for(candidate, ranks, offers.keys())
             if chart is not None:
-                label = f"{plain_name(chart)} — Law {law_number(chart.laws[0])} ({sure})"
-                offers[chart.id] = Offer(label, Act.CHART, chart.id)
+                offers[chart.id] = _chart_offer(chart, candidate)
             elif not candidate.charts:
-                label = f"Law {candidate.law} — {candidate.title} ({sure})"
+                label = f"Law {candidate.law} — {candidate.title} ({_sure(candidate)})"
                 offers.setdefault(f"law {candidate.law}", Offer(label, Act.LAW, str(candidate.law)))
-        return Reply(Kind.SITUATIONS, "Which situation is it?", (*offers.values(), Offer("None of these", Act.NONE)))
+        text = (
+            "\n".join(("Two things happened here; rule on each in turn:", *told)) if told else "Which situation is it?"
+        )
+        return Reply(Kind.SITUATIONS, text, (*offers.values(), Offer("None of these", Act.NONE)))
 
     def branch(self, branch: Branch) -> Reply:
         """A triage question with its choices, or, at the end of a branch, its charts."""
@@ -191,6 +194,22 @@ class Replies:
         return Reply(Kind.SITUATIONS, "Which situation is it?", offers)
 
     # --- helpers ----------------------------------------------------------------------------------
+
+    def _incidents(self, result: MatchResult, ranks: dict[int, int]) -> tuple[dict[str, Offer], list[str]]:
+        """The charts of a story's two incidents (by chart id) and a numbered line quoting the words that told
+        each, in the story's order; nothing unless each incident has a chart of its own."""
+        offers: dict[str, Offer] = {}
+        told: list[str] = []
+        by_law = {c.law: c for c in result.candidates}
+        told_in_order = sorted(zip(result.incidents, result.told, strict=False), key=lambda i: result.query.find(i[1]))
+        for law, sentence in told_in_order:  # in the order the story told them, the order they are ruled on
+            candidate = by_law.get(law)
+            chart = self._chart_for(candidate, ranks, offers.keys()) if candidate else None
+            if candidate is None or chart is None:
+                return {}, []
+            offers[chart.id] = _chart_offer(chart, candidate)
+            told.append(f"{len(told) + 1}. “{_quoted(sentence)}” — {plain_name(chart)}")
+        return (offers, told) if len(told) >= 2 else ({}, [])
 
     def _chart_for(self, candidate: Candidate, ranks: dict[int, int], taken: Collection[str]) -> Chart | None:
         """The chart a candidate law leads to: the one that is about that law, else the one about the
@@ -211,6 +230,23 @@ class Replies:
     def _vague_words(self, text: str) -> bool:
         """Whether the text says something went wrong ("there is a problem") though nothing matched."""
         return bool(set(re.findall(r"\w+", text.casefold())) & self.triage.vague)
+
+
+def _sure(candidate: Candidate) -> str:
+    return "likely" if candidate.score >= LIKELY else "possible"
+
+
+def _chart_offer(chart: Chart, candidate: Candidate) -> Offer:
+    """A chart offered for a candidate law: its plain name, its own law and how sure."""
+    return Offer(f"{plain_name(chart)} — Law {law_number(chart.laws[0])} ({_sure(candidate)})", Act.CHART, chart.id)
+
+
+def _quoted(sentence: str, most: int = 80) -> str:
+    """A sentence as quoted back to its writer: whole when short, else cut at a word with an ellipsis."""
+    sentence = " ".join(sentence.split())
+    if len(sentence) <= most:
+        return sentence
+    return sentence[:most].rsplit(" ", 1)[0] + "…"
 
 
 def plain_name(chart: Chart) -> str:
