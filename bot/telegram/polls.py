@@ -19,6 +19,7 @@ from bot.rulings.polls import PROMPTS, STEPS, PollError, Polls, next_step, poll_
 from bot.store import PollRow
 from bot.telegram.callbacks import PollClose, PollPlayers, PollRead, Press
 from bot.telegram.render import esc
+from bot.telegram.replies import answered_prompt
 from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
@@ -57,15 +58,10 @@ class PollHandlers:
 
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of the poll's prompts; True when it was one."""
-        message = update.effective_message
-        prompt = message.reply_to_message if message else None
-        found = (
-            _PROMPT.match(prompt.text or "")
-            if prompt is not None and prompt.from_user and prompt.from_user.is_bot
-            else None
-        )
-        if message is None or found is None:
+        answered = answered_prompt(update, _PROMPT)
+        if answered is None:
             return False
+        message, found = answered
         owner = self.front.owner(update)
         try:
             poll = await self.polls.fill(owner, int(found.group(1)), found.group(3), message.text or "")

@@ -65,6 +65,7 @@ from bot.telegram.callbacks import (
     StopSharing,
 )
 from bot.telegram.render import esc, split_message
+from bot.telegram.replies import answered_prompt
 from bot.telegram.updates import answer_now
 
 if TYPE_CHECKING:
@@ -220,15 +221,10 @@ class RecordHandlers:
 
     async def on_reply(self, update: Update) -> bool:
         """A reply to one of our prompts (note, appeal reason); True when it was one."""
-        message = update.effective_message
-        prompt = message.reply_to_message if message else None
-        found = (
-            _PROMPT.match(prompt.text or "")
-            if prompt is not None and prompt.from_user and prompt.from_user.is_bot
-            else None
-        )
-        if message is None or found is None:
+        answered = answered_prompt(update, _PROMPT)
+        if answered is None:
             return False
+        message, found = answered
         kind, sid, token = found.group(1), int(found.group(2)), found.group(3)
         owner = self.front.owner(update)
         text = (message.text or message.caption or "").strip()

@@ -6,6 +6,10 @@ so it works after a restart; data that no longer leads anywhere gets one calm no
 
 from __future__ import annotations
 
+import re
+
+from telegram import Message, Update
+
 from bot.answers import Kind, Reply
 from bot.telegram.callbacks import FollowOffer
 from bot.telegram.render import BUTTON_LABEL_LIMIT, Keyboard, button, esc, keyboard, split_message
@@ -32,3 +36,14 @@ def reply_keyboard(reply: Reply) -> Keyboard | None:
 
 def _fit(label: str) -> str:
     return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
+
+
+def answered_prompt(update: Update, prompt: re.Pattern[str]) -> tuple[Message, re.Match[str]] | None:
+    """The message that answers one of the bot's own prompts of the form ``prompt`` (a note, a poll's step, a
+    score: asked with ForceReply), and that prompt's match; None for any other message."""
+    message = update.effective_message
+    asked = message.reply_to_message if message else None
+    if message is None or asked is None or not (asked.from_user and asked.from_user.is_bot):
+        return None
+    found = prompt.match(asked.text or "")
+    return (message, found) if found else None

@@ -22,6 +22,7 @@ from bot.rulings import BadScore, RulingError, Rulings, score_usage
 from bot.scoring import ScoringError, service
 from bot.telegram.callbacks import AskScore, Press
 from bot.telegram.render import esc
+from bot.telegram.replies import answered_prompt
 
 if TYPE_CHECKING:
     from telegram.ext import Application
@@ -92,17 +93,12 @@ class ScoringHandlers:
     async def on_reply(self, update: Update) -> bool:
         """A reply to a *Score it* prompt; True when it was one. Input that cannot be scored gets its one line
         and the prompt again."""
-        message = update.effective_message
-        prompt = message.reply_to_message if message else None
-        found = (
-            _PROMPT.match(prompt.text or "")
-            if prompt is not None and prompt.from_user and prompt.from_user.is_bot
-            else None
-        )
-        if message is None or found is None:
+        answered = answered_prompt(update, _PROMPT)
+        if answered is None:
             return False
+        message, found = answered
         if await self._file(update, found.group(1), message.text or message.caption or "") is False:
-            await self.front.reply(update, esc(prompt.text or ""), ForceReply(selective=True))
+            await self.front.reply(update, esc(found.string), ForceReply(selective=True))
         return True
 
     async def _file(self, update: Update, number: str, typed: str) -> bool | None:
