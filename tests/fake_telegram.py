@@ -249,8 +249,9 @@ class Table:
         self.user = {"id": user_id, "is_bot": False, "first_name": name}
         self.chat = {"id": chat_id, "type": "private" if chat_id > 0 else "group", "title": "club"}
 
-    async def send(self, text: str, reply_to_bot: bool = False) -> list[Call]:
-        """Type a message; returns the Bot API calls it caused."""
+    async def send(self, text: str, reply_to_bot: bool = False, replying: dict[str, Any] | None = None) -> list[Call]:
+        """Type a message (in reply to the bot's newest message, or to ``replying``); returns the Bot API calls
+        it caused."""
         message: dict[str, Any] = {
             "message_id": next(self.api._ids),
             "date": int(time.time()),
@@ -261,11 +262,15 @@ class Table:
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
-        if reply_to_bot:
-            last = self.last_message()
-            message["reply_to_message"] = last
+        if reply_to_bot or replying is not None:
+            message["reply_to_message"] = replying if replying is not None else self.last_message()
         self.api.typed[(self.chat["id"], message["message_id"])] = message
         return await self._process({"message": message})
+
+    async def reply_to(self, prompt_text: str, answer: str) -> list[Call]:
+        """Answer, as Telegram does after ForceReply, the newest bot message starting with ``prompt_text``."""
+        newest = sorted(self.api.messages.items(), reverse=True)
+        return await self.send(answer, replying=next(m for _k, m in newest if m["text"].startswith(prompt_text)))
 
     async def press(self, label: str, message: dict[str, Any] | None = None) -> list[Call]:
         """Tap the button whose text contains ``label`` on the newest message that has one."""

@@ -4,13 +4,10 @@ worked out from what the director types and filed on the ruling's record (termin
 from __future__ import annotations
 
 import re
-import time
-from typing import Any
 
 import pytest
 from conftest import answer
 from fake_telegram import FakeBotAPI, Table, start_bot
-from telegram import Update
 
 from bot.dialogs import ChartError, Dialogs, load_charts, parse_chart
 from bot.dialogs.lint import lint_charts
@@ -165,22 +162,6 @@ async def test_a_ruling_that_ends_in_no_score_or_is_open_says_so(store: Store) -
         await rulings.score("me", screen.session_id, "4S= vul defenders")
 
 
-async def reply_to(table: Table, prompt_text: str, answer: str) -> list[Any]:
-    """Reply, as Telegram does after ForceReply, to the newest bot message starting with ``prompt_text``."""
-    prompt = next(m for _k, m in sorted(table.api.messages.items(), reverse=True) if m["text"].startswith(prompt_text))
-    message = {
-        "message_id": 9_000_000 + len(table.api.calls),
-        "date": int(time.time()),
-        "chat": table.chat,
-        "from": table.user,
-        "text": answer,
-        "reply_to_message": prompt,
-    }
-    before = len(table.api.calls)
-    await table.app.process_update(Update.de_json({"update_id": 7_000_000 + before, "message": message}, table.app.bot))
-    return table.api.calls[before:]
-
-
 async def test_telegram_offers_score_it_under_the_ruling_and_files_the_reply(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
@@ -194,10 +175,10 @@ async def test_telegram_offers_score_it_under_the_ruling_and_files_the_reply(sto
     sid = int(re.search(r"Session (\d+)", ruling).group(1))  # type: ignore[union-attr]
     await table.press("Score it", message=table.last_message(with_button="Score it"))
     assert table.last_message()["text"].startswith(f"Score for ruling {sid}: type the contract and the result")
-    again = table.texts(await reply_to(table, f"Score for ruling {sid}", "4S= vul"))
+    again = table.texts(await table.reply_to(f"Score for ruling {sid}", "4S= vul"))
     assert "Say which side gives up the 2 tricks: declarer or defenders." in again
     assert f"Score for ruling {sid}:" in again  # asked again: the next reply still goes to it
-    filed = table.texts(await reply_to(table, f"Score for ruling {sid}", "4S= vul defenders"))
+    filed = table.texts(await table.reply_to(f"Score for ruling {sid}", "4S= vul defenders"))
     assert f"Ruling {sid}, filed on its record:" in filed and "+680 — 4♠+2 vul" in filed
     assert "-50 — 4♠-1 nv" in table.texts(await table.send(f"/score {sid} 4S+1 nv declarer"))
     assert table.texts(await stranger.send(f"/score {sid} 4S= vul defenders")) == f"There is no session {sid} of yours."

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from fake_telegram import FakeBotAPI, Table, start_bot
@@ -33,21 +32,6 @@ async def rule(table: Table) -> int:
     return int(re.search(r"Session (\d+)", text).group(1))  # type: ignore[union-attr]
 
 
-async def reply_to_prompt(table: Table, prompt_text: str, answer: str) -> list:
-    prompt = next(m for _k, m in sorted(table.api.messages.items(), reverse=True) if m["text"].startswith(prompt_text))
-    message: dict[str, Any] = {
-        "message_id": 9_000_000 + len(table.api.calls),
-        "date": int(time.time()),
-        "chat": table.chat,
-        "from": table.user,
-        "text": answer,
-        "reply_to_message": prompt,
-    }
-    before = len(table.api.calls)
-    await table.app.process_update(Update.de_json({"update_id": 7_000_000 + before, "message": message}, table.app.bot))
-    return table.api.calls[before:]
-
-
 @pytest.mark.slow
 async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     demo: tuple[Application, FakeBotAPI], store: Store
@@ -62,9 +46,9 @@ async def test_the_ruling_offers_its_actions_and_records_details_and_a_note(
     await table.press("Offender E", message=table.last_message(with_button="Offender E"))
     await table.press("Non-offending NS", message=table.last_message(with_button="Offender E"))
     await table.press("Name the event", message=table.last_message(with_button="Offender E"))
-    assert "Event saved" in table.texts(await reply_to_prompt(table, f"Event for ruling {sid}", "Monday pairs"))
+    assert "Event saved" in table.texts(await table.reply_to(f"Event for ruling {sid}", "Monday pairs"))
     await table.press("Add a note", message=table.last_message(with_button="Add a note"))
-    calls = await reply_to_prompt(table, f"Note for ruling {sid}", "E/W agreed the facts")
+    calls = await table.reply_to(f"Note for ruling {sid}", "E/W agreed the facts")
     assert "Note saved" in table.texts(calls)
     events = [e for e in await store.events(sid) if e.kind == "annotate"]
     merged: dict[str, str] = {}
@@ -115,7 +99,7 @@ async def test_a_shared_link_opens_a_transcript_and_lets_a_player_appeal(
     calls = await player.send(f"/start r_{link.group(1)}")
     assert "RULING" in player.texts(calls) and "A minor penalty card" in player.texts(calls)
     await player.press("Appeal this ruling")
-    calls = await reply_to_prompt(player, f"Reason for appealing ruling {sid}", "The card was never exposed")
+    calls = await player.reply_to(f"Reason for appealing ruling {sid}", "The card was never exposed")
     assert "Appeal lodged" in player.texts(calls)
     to_committee = [c for c in calls if c.method == "sendMessage" and str(c.params["chat_id"]) == "-300"]
     assert to_committee and "The card was never exposed" in to_committee[0].params["text"]
@@ -144,7 +128,7 @@ async def appeal_from_player(
     await player.press("Appeal this ruling")
     if committee_unreachable:
         api.fail("sendMessage", status=400, description="Bad Request: chat not found")
-    return sid, await reply_to_prompt(player, f"Reason for appealing ruling {sid}", reason)
+    return sid, await player.reply_to(f"Reason for appealing ruling {sid}", reason)
 
 
 def to_committee(calls: list) -> list[str]:
@@ -175,7 +159,7 @@ async def test_an_appeal_reason_is_capped_and_a_long_one_reaches_the_committee_w
     player = Table(app, api, user_id=5, chat_id=5, name="Pat")
     reason = "&<" * 500  # 1,000 characters that escape to 4,500
     await player.press("Appeal this ruling", message=player.last_message(with_button="Appeal this ruling"))
-    calls = await reply_to_prompt(player, f"Reason for appealing ruling {sid}", reason)
+    calls = await player.reply_to(f"Reason for appealing ruling {sid}", reason)
     messages = to_committee(calls)
     assert len(messages) >= 2 and all(len(m) <= 4096 for m in messages)
     assert "".join(messages).count("&amp;&lt;") == 500 and "/decide" in messages[-1]
@@ -199,7 +183,7 @@ async def test_decide_answers_outsiders_the_same_whatever_the_id(
     plain = await rule(director)
     appealed = await rule(director)
     await director.press("Appeal", message=director.last_message(with_button="Appeal"))
-    await reply_to_prompt(director, f"Reason for appealing ruling {appealed}", "I misjudged it")
+    await director.reply_to(f"Reason for appealing ruling {appealed}", "I misjudged it")
     answers = {
         outsider.texts(await outsider.send(f"/decide {sid} upheld returned")) for sid in (plain, appealed, 99999)
     }
