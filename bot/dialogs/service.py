@@ -91,6 +91,13 @@ class Screen:
         return self.status == Status.FINISHED
 
     @property
+    def read_aloud(self) -> tuple[tuple[str, str], ...]:
+        """Each line read aloud at the end with its mark, for every front end alike: • a ruling, » a note
+        passed on the way."""
+        ruled = {r.text for r in self.rulings}
+        return tuple(("•" if text in ruled else "»", text) for text in self.aloud)
+
+    @property
     def prefilled(self) -> tuple[Answered, ...]:
         """The answers just taken from the description or the settings: those after the director's own last."""
         kept: list[Answered] = []

@@ -113,8 +113,7 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
     if seats:  # read first: the roles the ruling names, as seats at this table
         lines += [esc(seats), ""]
-    ruled = {r.text for r in screen.rulings}
-    lines += [f"{'•' if text in ruled else '»'} {esc(text)}" for text in screen.aloud]
+    lines += [f"{mark} {esc(text)}" for mark, text in screen.read_aloud]
     if screen.score:
         lines += ["", f"🧮 <i>To work out the score, tap Score it and type {esc(score_usage(screen.score))}.</i>"]
     lines += ["", "<b>Laws applied</b>"]

@@ -40,8 +40,7 @@ def screen_text(book: LawBook, screen: Screen) -> str:
 def ruling_text(book: LawBook, screen: Screen) -> str:
     """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
-    ruled = {r.text for r in screen.rulings}
-    lines += [f"{'•' if text in ruled else '»'} {text}" for text in screen.aloud]
+    lines += [f"{mark} {text}" for mark, text in screen.read_aloud]
     if screen.score:
         lines += ["", f"Score it: type score {screen.session_id}, then {score_usage(screen.score)}"]
     lines += ["", "Laws applied:"]
