@@ -791,6 +791,13 @@ def apply_overrides(
             section["text"] = f"{section['text'].rstrip()} {done['text']}"
             section["provenance"] = "000+web"
             section["completion"] = {"text": done["text"], "url": done["url"]}
+        if "web" in item:
+            found = item["web"]
+            acbl_line(acbl, found["check"]["line"], found["check"]["words"])
+            section["heading"] = found["heading"]
+            section["text"] = found["text"]
+            section["provenance"] = "web"
+            section["url"] = found["url"]
         if "gap" in item:
             section["gap"] = item["gap"]
         if "paraphrase" in item:
