@@ -18,6 +18,7 @@ queue behind the limiter, which is what Telegram would impose on them.
 
     python3 bench/bench_load.py                      # 10 and 100 directors, at 80 ms and at 0 ms
     python3 bench/bench_load.py --directors 10,100,300,1000 --delays 80
+    python3 bench/bench_load.py --floor              # bench/floor_bot.py: python-telegram-bot with nothing behind
 """
 
 from __future__ import annotations
@@ -170,7 +171,9 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def run(directors: int, delay: float, webhook: bool, flood_limit: float, seed: int) -> dict[str, Any]:
+async def run(
+    directors: int, delay: float, webhook: bool, flood_limit: float, seed: int, floor: bool = False
+) -> dict[str, Any]:
     standin = await BotAPIStandIn(delay=0.0).start()
     folder = tempfile.mkdtemp(prefix="bench-load-")
     env = {
@@ -183,7 +186,7 @@ async def run(directors: int, delay: float, webhook: bool, flood_limit: float, s
         "BOT_FLOOD_LIMIT": str(flood_limit),
     }
     port = _free_port()
-    args = ["-m", "bot", "telegram"]
+    args = [str(ROOT / "bench" / "floor_bot.py")] if floor else ["-m", "bot", "telegram"]
     if webhook:
         args += ["--webhook", "https://bench.example.org/hook", "--port", str(port), "--secret-token", SECRET]
     process = await asyncio.create_subprocess_exec(sys.executable, *args, env=env, cwd=folder)
@@ -274,15 +277,23 @@ def main() -> None:
     parser.add_argument("--webhook", action="store_true", help="updates POSTed to the webhook, not long polling")
     parser.add_argument("--flood-limit", type=float, default=0.0, help="BOT_FLOOD_LIMIT (default 0: lifted)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--floor", action="store_true", help="run bench/floor_bot.py (PTB and the transport, nothing of the bot)"
+    )
     options = parser.parse_args()
+    if options.floor and options.webhook:
+        parser.error("--floor runs with long polling only")
+    what = "the floor bot" if options.floor else "bot"
     print(
-        f"bot in {'webhook' if options.webhook else 'long polling'} mode, flood limit "
+        f"{what} in {'webhook' if options.webhook else 'long polling'} mode, flood limit "
         f"{options.flood_limit or 'lifted'}; load average before: {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     for delay in (int(d) / 1000 for d in options.delays.split(",")):
         for directors in (int(n) for n in options.directors.split(",")):
-            result = asyncio.run(run(directors, delay, options.webhook, options.flood_limit, options.seed))
+            result = asyncio.run(
+                run(directors, delay, options.webhook, options.flood_limit, options.seed, options.floor)
+            )
             print(report(result), flush=True)
 
 

@@ -1,0 +1,111 @@
+"""The floor under bench_load.py: python-telegram-bot with the bot's own transport, update processor, rate limiter
+and event loop, answering the directors' taps with messages of the bot's shape (a description gets one situation
+button, a press answers its query and edits in the next question, the third answer closes the question and sends
+a ruling) but with nothing of the bot behind them: no matching, charts, record or rendering. What it costs an
+update is what any bot on python-telegram-bot and aiohttp costs on this machine.
+
+    python3 bench/bench_load.py --floor          # runs this in place of ``python -m bot telegram``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import uvloop
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes, MessageHandler, filters
+
+from bot.telegram.app import POOL_SIZE, raw_call
+from bot.telegram.transport import AiohttpRequest
+from bot.telegram.updates import PerConversation, answered_first, before_call
+
+QUESTIONS = 3  # answers before the ruling: bench_load's directors make about five updates a ruling with the bot
+QUESTION = "<b>Lead out of turn</b> · Law 54\n\nDid declarer's partner or declarer accept the lead? " * 2
+RULING = "<b>RULING</b>\n\nThe card led stands; declarer's LHO leads to the next trick. Law 54A. " * 8
+
+
+def keyboard(question: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=f"a:{question}:{n}")] for n, label in enumerate(("Yes", "No"))]
+    )
+
+
+async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat is not None
+    situation = InlineKeyboardMarkup([[InlineKeyboardButton("Lead out of turn (Law 54)", callback_data="s:1")]])
+    await raw_call(
+        context.bot,
+        "sendMessage",
+        chat_id=update.effective_chat.id,
+        text=QUESTION,
+        parse_mode=ParseMode.HTML,
+        reply_markup=situation,
+    )
+
+
+async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.message is not None and query.data is not None
+    chat, message = query.message.chat.id, query.message.message_id
+    await before_call()  # answers the press first, as the bot's deliver() does
+    if query.data.startswith("s:"):
+        await raw_call(
+            context.bot, "sendMessage", chat_id=chat, text=QUESTION, parse_mode=ParseMode.HTML, reply_markup=keyboard(1)
+        )
+        return
+    asked = int(query.data.split(":")[1])
+    if asked < QUESTIONS:
+        await raw_call(
+            context.bot,
+            "editMessageText",
+            chat_id=chat,
+            message_id=message,
+            text=QUESTION,
+            parse_mode=ParseMode.HTML,
+            reply_markup=keyboard(asked + 1),
+        )
+        return
+    ruling = InlineKeyboardMarkup([[InlineKeyboardButton("Share", callback_data="rb:1")]])
+    await asyncio.gather(
+        raw_call(
+            context.bot,
+            "editMessageText",
+            chat_id=chat,
+            message_id=message,
+            text="✅ answered",
+            parse_mode=ParseMode.HTML,
+        ),
+        raw_call(context.bot, "sendMessage", chat_id=chat, text=RULING, parse_mode=ParseMode.HTML, reply_markup=ruling),
+    )
+
+
+async def serve() -> None:
+    app = (
+        ApplicationBuilder()
+        .token(os.environ["TELEGRAM_BOT_TOKEN"])
+        .base_url(os.environ["BOT_API_URL"])
+        .concurrent_updates(PerConversation())
+        .rate_limiter(AIORateLimiter(overall_max_rate=0))
+        .request(AiohttpRequest(POOL_SIZE))
+        .get_updates_request(AiohttpRequest(1))
+        .build()
+    )
+    app.add_handler(CallbackQueryHandler(answered_first(on_press, lambda call, idempotent: call())))
+    app.add_handler(MessageHandler(filters.TEXT, on_text))
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling()
+        await stop.wait()
+        await app.updater.stop()
+        await app.stop()
+
+
+if __name__ == "__main__":
+    uvloop.run(serve())
