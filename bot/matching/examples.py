@@ -132,7 +132,7 @@ class ExampleVotes:
         # A long story holds sixty words and pairs, and scoring each one's list of examples was most of its
         # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway
         # ("card", "bid" and "partner" are in hundreds of examples and barely tell them apart).
-        self.spread = {feature: len(found) for feature, found in self.nearest.postings.items()}
+        self.spread = self.nearest.frequency
         counts: dict[int, Counter[str]] = {}
         for index, example in enumerate(self.examples):
             for law in example.laws:
@@ -153,15 +153,14 @@ class ExampleVotes:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
         query = features(tokens, text)
         telling = heapq.nsmallest(TELLING, (f for f in query if f in self.spread), key=self.spread.__getitem__)
-        similar = self.nearest.scores(telling)
         nearest: dict[int, float] = {}
-        ranked = heapq.nlargest(NEAREST, similar, key=similar.__getitem__)
+        ranked = self.nearest.best(telling, NEAREST)
         if ranked:
-            best = similar[ranked[0]]
-            for index in ranked:
+            best = ranked[0][1]
+            for index, similar in ranked:
                 laws = self.examples[index].laws
                 for law in laws:
-                    nearest[law] = nearest.get(law, 0.0) + similar[index] / best / len(laws)
+                    nearest[law] = nearest.get(law, 0.0) + similar / best / len(laws)
             top = max(nearest.values())
             nearest = {law: vote / top for law, vote in nearest.items()}
         known = {f: n for f, n in query.items() if f in self.seen}
