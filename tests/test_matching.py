@@ -411,6 +411,8 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("two boards with the same cards in our set tonight", {87, 6}),
         ("she took back the discard and followed suit before the next lead", {62}),
         ("dummy had only twelve cards and nobody noticed", {14}),
+        ("declarer peeked at his played cards before the last trick", {66}),
+        ("dummy muted the microphone and phoned partner during the hand", {73, 74}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
