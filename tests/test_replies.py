@@ -212,6 +212,7 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
         "partner led before me and i had already put my card face down, which lead counts",  # a question, no '?'
         "the director gave them average plus and gave us nothing",  # the Director told of as someone else
         "rho played every card slowly just to wind us up",
+        "we noticed afterwards that the board had been turned round at the previous table",
         "lho revoked on trick 4 and declarer wants to know if it is established yet",  # a question told of
     ],
 )
