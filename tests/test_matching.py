@@ -82,6 +82,36 @@ def test_table_language_finds_the_law(matcher: Matcher, text: str, law: int) -> 
     assert result.confident and law in [c.law for c in result.candidates]
 
 
+@pytest.mark.parametrize(
+    ("text", "law"),
+    [
+        ("the first hand was passed in, what now", 22),
+        ("my opponent used bad language at the table", 74),
+        ("partner hitched before passing and I bid on", 16),
+    ],
+)
+def test_directors_words_and_british_ones_find_the_law(matcher: Matcher, text: str, law: int) -> None:
+    top = matcher.match(text).candidates
+    assert top and top[0].law == law, top
+
+
+@pytest.mark.parametrize(
+    ("american", "british"),
+    [
+        ("he was penalized for his behavior", "he was penalised for his behaviour"),
+        (
+            "is it an offense to defend slowly? the defense took ages",
+            "is it an offence to defend slowly? the defence took ages",
+        ),
+        ("partner emphasized the double", "partner emphasised the double"),
+    ],
+)
+def test_american_and_british_spellings_are_read_alike(matcher: Matcher, american: str, british: str) -> None:
+    assert [(c.law, c.score) for c in matcher.match(american).candidates] == [
+        (c.law, c.score) for c in matcher.match(british).candidates
+    ]
+
+
 def test_candidates_say_why_and_which_chart(matcher: Matcher) -> None:
     top = matcher.match("partner made an insufficient bid").candidates[0]
     assert top.law == 27 and top.title == "Insufficient Bid"
@@ -379,6 +409,10 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("declarer knocked the card out of his hand and it landed face up", {49, 50}),
         ("they had looked at the traveller before playing the board", {16}),
         ("two boards with the same cards in our set tonight", {87, 6}),
+        ("she took back the discard and followed suit before the next lead", {62}),
+        ("dummy had only twelve cards and nobody noticed", {14}),
+        ("declarer peeked at his played cards before the last trick", {66}),
+        ("dummy muted the microphone and phoned partner during the hand", {73, 74}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:

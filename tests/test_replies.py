@@ -209,6 +209,11 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
         "opps didnt alert and i got damaged can i get score back??",
         "i doubled out of turn, forgot RHO hadn't bid yet",
         "both sides revoked on the same board, what now",
+        "partner led before me and i had already put my card face down, which lead counts",  # a question, no '?'
+        "the director gave them average plus and gave us nothing",  # the Director told of as someone else
+        "rho played every card slowly just to wind us up",
+        "we noticed afterwards that the board had been turned round at the previous table",
+        "lho revoked on trick 4 and declarer wants to know if it is established yet",  # a question told of
     ],
 )
 def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:

@@ -29,6 +29,7 @@ from bot.matching import Candidate, Matcher, MatchResult
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
 MODE_KEY = "answers"
 RELATED = 6  # topics offered under "Related"
+BACKING = 3  # a special case needs its law, or a law it cites, among the matcher's first this many laws
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,8 @@ class Answers:
         result = self.matcher.match(text, limit)
         if intent == "incident" or result.direct_ref:
             return Reading(intent, result, None, None)
-        case = find_case(self.cases, text, [c.law for c in result.candidates])
+        ranked = [c.law for c in result.candidates]
+        case = find_case(tuple(c for c in self.cases if backed(c, text, ranked)), text, ranked)
         if case is not None:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
@@ -248,6 +250,18 @@ class Answers:
             if other is not None and other.token != topic.token and other not in found:
                 found.append(other)
         return found[:RELATED]
+
+
+def backed(case: Case, text: str, ranked: list[int]) -> bool:
+    """Whether the matcher's reading backs a case whose conditions the text may state: its law, or a law it
+    cites, is among the first laws ranked, or the text names the case's topic in words, or the matcher found
+    no law at all. A condition's words alone ("partner", "ask", "before") also turn up in questions about
+    something else, and a special answer there is wrong where the general summary would have been right."""
+    if not ranked or case.law in ranked[:BACKING]:
+        return True
+    cited = {law_number(ref) for ref in case.answer.laws if ref[:1].isdigit()}
+    lowered = " ".join(text.casefold().replace("’", "'").split())
+    return bool(cited & set(ranked[:BACKING])) or any(concept.stated(lowered) for concept in case.topic)
 
 
 def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:

@@ -44,6 +44,11 @@ _BID = re.compile(
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
 THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
+_SPELLINGS = (  # American stem endings → British ones (see _british)
+    (re.compile(r"(?<=\w\w\w)iz(at)?$"), r"is\1"),
+    (re.compile(r"(?<=\w\w)ens$"), "enc"),
+    (re.compile(r"(?<=\w\w)(vi|[vnlbm])or$"), r"\1our"),
+)
 _SUFFIXES = (
     ("ations", "at"),
     ("ation", "at"),
@@ -98,7 +103,16 @@ def stem(word: str) -> str:
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
                 word = word[:-1]
             break
-    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+    return _british(word[:-1] if len(word) > 3 and word.endswith("e") else word)
+
+
+def _british(word: str) -> str:
+    """One spelling on both sides of the Atlantic: 'penalized' meets 'penalised', 'defense' 'defence' and
+    'behavior' 'behaviour' (the stems end in -is, -enc and -our)."""
+    for american, british in _SPELLINGS:
+        if american.search(word):
+            return american.sub(british, word)
+    return word
 
 
 class Normaliser:
