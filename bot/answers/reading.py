@@ -29,7 +29,7 @@ from bot.matching import Candidate, Matcher, MatchResult
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
 MODE_KEY = "answers"
 RELATED = 6  # topics offered under "Related"
-BACKING = 3  # a special case needs its law, or a law it cites, among the matcher's first this many laws
+BACKING = 2  # a special case needs its law, or a law it cites, among the matcher's first this many laws
 
 
 @dataclass(frozen=True, slots=True)
