@@ -64,7 +64,8 @@ from bot.telegram.callbacks import (
     Share,
     StopSharing,
 )
-from bot.telegram.render import esc, split_message
+from bot.telegram.render import Keyboard, button, esc, split_message
+from bot.telegram.render import keyboard as json_keyboard
 from bot.telegram.replies import answered_prompt
 from bot.telegram.updates import answer_now
 
@@ -105,23 +106,21 @@ def _name(update: Update) -> str:
     return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
-def ruling_keyboard(sid: int, score: bool = False) -> InlineKeyboardMarkup:
-    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in."""
-    scoring = [[InlineKeyboardButton("🧮 Score it", callback_data=AskScore(sid).encode())]] if score else []
-    return InlineKeyboardMarkup(
+def ruling_keyboard(sid: int, score: bool = False) -> Keyboard:
+    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in. JSON, as
+    the question keyboards are (render.button): it is built for every ruling sent."""
+    scoring = [[button("🧮 Score it", AskScore(sid).encode())]] if score else []
+    return json_keyboard(
         [
             *scoring,
+            [button("🪑 Board & seats", BoardMenu(sid).encode()), button("📝 Add a note", AskNote(sid).encode())],
             [
-                InlineKeyboardButton("🪑 Board & seats", callback_data=BoardMenu(sid).encode()),
-                InlineKeyboardButton("📝 Add a note", callback_data=AskNote(sid).encode()),
+                button("🔗 Share", Share(sid).encode()),
+                button("🖼 Picture", Picture(sid).encode()),
+                button("↩ Reopen", ReopenRuling(sid).encode()),
             ],
-            [
-                InlineKeyboardButton("🔗 Share", callback_data=Share(sid).encode()),
-                InlineKeyboardButton("🖼 Picture", callback_data=Picture(sid).encode()),
-                InlineKeyboardButton("↩ Reopen", callback_data=ReopenRuling(sid).encode()),
-            ],
-            [InlineKeyboardButton("⚖ Appeal", callback_data=Appeal(sid).encode())],
-            [InlineKeyboardButton("🏛 Club", callback_data=ClubMenu(sid).encode())],
+            [button("⚖ Appeal", Appeal(sid).encode())],
+            [button("🏛 Club", ClubMenu(sid).encode())],
         ]
     )
 
