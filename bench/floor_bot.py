@@ -13,12 +13,12 @@ import asyncio
 import os
 import signal
 
-import uvloop
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.telegram.app import POOL_SIZE, raw_call
+from bot.telegram.serve import run_event_loop
 from bot.telegram.transport import AiohttpRequest
 from bot.telegram.updates import PerConversation, answered_first, before_call
 
@@ -108,4 +108,4 @@ async def serve() -> None:
 
 
 if __name__ == "__main__":
-    uvloop.run(serve())
+    run_event_loop(serve())
