@@ -13,11 +13,11 @@ import asyncio
 import os
 import signal
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ParseMode
+from telegram import Message, Update
 from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
-from bot.telegram.app import POOL_SIZE, raw_call
+from bot.telegram.app import POOL_SIZE, edit_message, reply_html
+from bot.telegram.render import Keyboard, button, keyboard
 from bot.telegram.serve import run_event_loop
 from bot.telegram.transport import AiohttpRequest
 from bot.telegram.updates import PerConversation, answered_first, before_call
@@ -27,58 +27,31 @@ QUESTION = "<b>Lead out of turn</b> · Law 54\n\nDid declarer's partner or decla
 RULING = "<b>RULING</b>\n\nThe card led stands; declarer's LHO leads to the next trick. Law 54A. " * 8
 
 
-def keyboard(question: int) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=f"a:{question}:{n}")] for n, label in enumerate(("Yes", "No"))]
-    )
+def answers(question: int) -> Keyboard:
+    return keyboard([[button(label, f"a:{question}:{n}")] for n, label in enumerate(("Yes", "No"))])
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    assert update.effective_chat is not None
-    situation = InlineKeyboardMarkup([[InlineKeyboardButton("Lead out of turn (Law 54)", callback_data="s:1")]])
-    await raw_call(
-        context.bot,
-        "sendMessage",
-        chat_id=update.effective_chat.id,
-        text=QUESTION,
-        parse_mode=ParseMode.HTML,
-        reply_markup=situation,
-    )
+async def on_text(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    situation = keyboard([[button("Lead out of turn (Law 54)", "s:1")]])
+    await reply_html(update.effective_message, QUESTION, situation)
 
 
-async def on_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_press(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Sent and edited through the bot's own helpers, with its JSON keyboards, as the bot does."""
     query = update.callback_query
-    assert query is not None and query.message is not None and query.data is not None
-    chat, message = query.message.chat.id, query.message.message_id
+    assert query is not None and isinstance(query.message, Message) and query.data is not None
     await before_call()  # answers the press first, as the bot's deliver() does
     if query.data.startswith("s:"):
-        await raw_call(
-            context.bot, "sendMessage", chat_id=chat, text=QUESTION, parse_mode=ParseMode.HTML, reply_markup=keyboard(1)
-        )
+        await reply_html(query.message, QUESTION, answers(1))
         return
     asked = int(query.data.split(":")[1])
     if asked < QUESTIONS:
-        await raw_call(
-            context.bot,
-            "editMessageText",
-            chat_id=chat,
-            message_id=message,
-            text=QUESTION,
-            parse_mode=ParseMode.HTML,
-            reply_markup=keyboard(asked + 1),
-        )
+        await edit_message(query.message, QUESTION, answers(asked + 1))
         return
-    ruling = InlineKeyboardMarkup([[InlineKeyboardButton("Share", callback_data="rb:1")]])
     await asyncio.gather(
-        raw_call(
-            context.bot,
-            "editMessageText",
-            chat_id=chat,
-            message_id=message,
-            text="✅ answered",
-            parse_mode=ParseMode.HTML,
-        ),
-        raw_call(context.bot, "sendMessage", chat_id=chat, text=RULING, parse_mode=ParseMode.HTML, reply_markup=ruling),
+        edit_message(query.message, "✅ answered"),
+        reply_html(query.message, RULING, keyboard([[button("Share", "rb:1")]])),
     )
 
 
