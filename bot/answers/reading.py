@@ -23,7 +23,7 @@ from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
 from bot.laws.refs import law_number
-from bot.laws.summaries import Case, Summary, find_case, load_cases, load_law_summaries
+from bot.laws.summaries import Case, Summary, find_case, folded, load_cases, load_law_summaries
 from bot.matching import Candidate, Matcher, MatchResult
 
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
@@ -80,7 +80,7 @@ class QuestionForms:
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
-        lowered = " ".join(text.casefold().replace("’", "'").split())
+        lowered = folded(text)
         asked = sum(f.weight for f in self.question if f.pattern.search(lowered))
         told = sum(f.weight for f in self.incident if f.pattern.search(lowered))
         return "question" if asked > told else "incident"
@@ -89,7 +89,7 @@ class QuestionForms:
         """Whether a text told as an incident is a player asking about their own situation ("i bid out of turn,
         whats the penalty", "i doubled out of turn", "LHO put a 5th card on a trick, what now"): they want the
         answer first, a director's shorthand ("LHO led out of turn") wants the chart."""
-        lowered = " ".join(text.casefold().replace("’", "'").split())
+        lowered = folded(text)
 
         def found(forms: tuple[_Form, ...]) -> bool:
             return any(f.pattern.search(lowered) for f in forms)
@@ -99,7 +99,7 @@ class QuestionForms:
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
-        lowered = " ".join(text.casefold().replace("’", "'").split())
+        lowered = folded(text)
         for form in self.define:
             found = form.pattern.match(lowered)
             if found:
@@ -115,7 +115,7 @@ class QuestionForms:
     def is_declined(self, text: str) -> bool:
         """Whether the text asks for bidding or play advice, the club's arrangements or anything else that is
         not about the Laws, and names nothing that makes it a law question after all."""
-        lowered = " ".join(text.casefold().replace("’", "'").split())
+        lowered = folded(text)
         return any(f.pattern.search(lowered) for f in self.decline) and not any(
             f.pattern.search(lowered) for f in self.keep
         )
@@ -260,7 +260,7 @@ def backed(case: Case, text: str, ranked: list[int]) -> bool:
     if not ranked or case.law in ranked[:BACKING]:
         return True
     cited = {law_number(ref) for ref in case.answer.laws if ref[:1].isdigit()}
-    lowered = " ".join(text.casefold().replace("’", "'").split())
+    lowered = folded(text)
     return bool(cited & set(ranked[:BACKING])) or any(concept.stated(lowered) for concept in case.topic)
 
 

@@ -197,11 +197,17 @@ def load_cases() -> tuple[Case, ...]:
     return read_cases()
 
 
+def folded(text: str) -> str:
+    """A text as conditions and question forms are matched against it: casefolded, curly apostrophes straight,
+    runs of white space one space."""
+    return " ".join(text.casefold().replace("’", "'").split())
+
+
 def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) -> Case | None:
     """The most specific case whose conditions the text states, given the matcher's laws best first: most
     conditions first, then the case whose law the matcher ranks higher, then the one citing a higher-ranked
     law, then file order."""
-    lowered = " ".join(text.casefold().replace("’", "'").split())
+    lowered = folded(text)
     fitting = [case for case in cases if case.fits(lowered, ranked[0] if ranked else None)]
     rank = {law: position for position, law in reversed(list(enumerate(ranked)))}
 
