@@ -89,6 +89,28 @@ async def test_two_writers_racing_for_the_same_step_one_wins(store: Store) -> No
     assert [e.data for e in await store.events(session)][1] == {"option": "lho"}
 
 
+async def test_what_another_process_writes_is_seen_at_once(tmp_path: Path, demo_charts: dict[str, Chart]) -> None:
+    """Two bot processes (or the bot and an operator command) on one database: each keeps recent sessions in
+    memory, yet an answer or a hand-over the other made is what the next press sees."""
+    path = tmp_path / "bot.sqlite3"
+    one, other = await Store.open(path), await Store.open(path)
+    try:
+        dialogs, elsewhere = Dialogs(one, demo_charts), Dialogs(other, demo_charts)
+        screen = await dialogs.start("alice", "demo-main")
+        await elsewhere.answer("alice", screen.session_id, 0, "rho")
+        again = await dialogs.screen("alice", screen.session_id)
+        assert (again.node_id, [a.answer for a in again.path]) == ("card", ["RHO"])
+        with pytest.raises(Stale):
+            await dialogs.answer("alice", screen.session_id, 0, "lho")
+        await other.set_session_owner(screen.session_id, "bob")
+        with pytest.raises(NotFound):
+            await dialogs.screen("alice", screen.session_id)
+        assert (await dialogs.screen("bob", screen.session_id)).node_id == "card"
+    finally:
+        await one.close()
+        await other.close()
+
+
 async def test_back_change_restart_and_park_are_all_in_the_log(dialogs: Dialogs, store: Store) -> None:
     s = await dialogs.start("alice", "demo-main")
     sid = s.session_id

@@ -188,9 +188,11 @@ class Database:
         self._db = db
         self.path = path
         self._loop_db: sqlite3.Connection | None = None  # on the event loop's thread; None for ":memory:"
-        # Recently used sessions and their logs, updated only after a commit succeeds. The bot is the one
-        # writer of its database (one process), so a press on a recent session reads nothing.
+        # Recently used sessions and their logs, updated only after a commit succeeds, so a press on a recent
+        # session reads nothing. Other writers (the bot's other worker processes, an operator command) are
+        # seen through SQLite's data_version: any commit but this connection's own empties it.
         self._recent: OrderedDict[int, tuple[SessionRow, list[Event]]] = OrderedDict()
+        self._data_version: int | None = None
         self._commits = 0
         self._checkpoint: asyncio.Future[None] | None = None
         self._lock: int | None = None  # the shared lock on ``<database>.lock`` (see ``lock_path``)
@@ -339,6 +341,20 @@ class Database:
 
     async def _read(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         return await self._run(partial(_fetch, sql=sql, params=params))
+
+    def _recent_session(self, session_id: int) -> tuple[SessionRow, list[Event]] | None:
+        """A recent session's row and log as this process last wrote or read them, unless another connection
+        has committed anything since (``PRAGMA data_version``, a few microseconds): then every recent session
+        is read again, since another process may have answered, noted or handed over any of them."""
+        if self._loop_db is not None:
+            try:
+                version = self._loop_db.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error:
+                version = None
+            if version is None or version != self._data_version:
+                self._data_version = version
+                self._recent.clear()
+        return self._recent.get(session_id)
 
     def _remember(self, row: SessionRow, events: list[Event]) -> None:
         self._recent[row.id] = (row, events)

@@ -83,7 +83,7 @@ class Sessions(Database):
         except StoreError:
             self._forget_recent(session_id)
             raise
-        cached = self._recent.get(session_id)
+        cached = self._recent_session(session_id)
         if cached is not None and len(cached[1]) == seq:
             row, log = cached
             log = [*log, *(Event(seq + i, kind, data, now) for i, (kind, data) in enumerate(events))]
@@ -92,7 +92,7 @@ class Sessions(Database):
             self._forget_recent(session_id)
 
     async def events(self, session_id: int) -> list[Event]:
-        cached = self._recent.get(session_id)
+        cached = self._recent_session(session_id)
         if cached is not None:
             return list(cached[1])
         rows = await self._read(_EVENTS_OF, (session_id,))
@@ -100,7 +100,7 @@ class Sessions(Database):
 
     async def session(self, session_id: int) -> SessionRow | None:
         """The session's row; on a cache miss its row and log are read together, in one round trip."""
-        cached = self._recent.get(session_id)
+        cached = self._recent_session(session_id)
         if cached is not None:
             return cached[0]
         found = await self._run_quick(partial(_session_and_log, session_id=session_id))
