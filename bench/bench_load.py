@@ -148,18 +148,29 @@ def _ruling_sent(call: Answered) -> bool:
     return call.method == "sendMessage" and any(data.startswith("rb:") for _l, data in buttons(call.result))
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU time of the bot: its own process's, and its worker processes' (with BOT_WORKERS above 1)."""
+    own = workers = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        if stat.parent.name == str(pid):
+            own += seconds
+        elif fields[1] == str(pid):
+            workers += seconds
+    return own, workers
 
 
 async def _settled(pid: int) -> None:
     """Wait until the bot has finished loading (its worked examples are read on a thread after it starts
     serving): its CPU time stops growing."""
-    before = _cpu_seconds(pid)
+    before = sum(_cpu_seconds(pid))
     while True:
         await asyncio.sleep(0.5)
-        now = _cpu_seconds(pid)
+        now = sum(_cpu_seconds(pid))
         if now - before < 0.02:
             return
         before = now
@@ -172,7 +183,7 @@ def _free_port() -> int:
 
 
 async def run(
-    directors: int, delay: float, webhook: bool, flood_limit: float, seed: int, floor: bool = False
+    directors: int, delay: float, webhook: bool, flood_limit: float, seed: int, floor: bool = False, workers: int = 1
 ) -> dict[str, Any]:
     standin = await BotAPIStandIn(delay=0.0).start()
     folder = tempfile.mkdtemp(prefix="bench-load-")
@@ -184,6 +195,7 @@ async def run(
         "BOT_DB": str(Path(folder) / "bot.sqlite3"),
         "BOT_LOG_LEVEL": "WARNING",
         "BOT_FLOOD_LIMIT": str(flood_limit),
+        "BOT_WORKERS": str(workers),
     }
     port = _free_port()
     args = [str(ROOT / "bench" / "floor_bot.py")] if floor else ["-m", "bot", "telegram"]
@@ -215,9 +227,12 @@ async def run(
         tally = Tally()
         rng = random.Random(seed)
         crowd = [Director(n, standin, send, tally, random.Random(rng.random())) for n in range(directors)]
-        cpu, own, started = _cpu_seconds(process.pid), time.process_time(), time.perf_counter()
+        (router, cpu), own, started = _cpu_seconds(process.pid), time.process_time(), time.perf_counter()
         await asyncio.gather(*(d.rule() for d in crowd))
-        elapsed, cpu = time.perf_counter() - started, _cpu_seconds(process.pid) - cpu
+        elapsed, after = time.perf_counter() - started, _cpu_seconds(process.pid)
+        router, cpu = after[0] - router, after[1] - cpu
+        if workers == 1:
+            router, cpu = 0.0, router
         own = time.process_time() - own
     finally:
         await http.close()
@@ -236,8 +251,9 @@ async def run(
         "errors": tally.errors,
         "seconds": elapsed,
         "updates": tally.updates,
-        "cpu_ms_per_update": cpu * 1000 / max(1, tally.updates),
-        "core_share": cpu / elapsed,
+        "cpu_ms_per_update": (cpu + router) * 1000 / max(1, tally.updates),
+        "router_ms_per_update": router * 1000 / max(1, tally.updates),
+        "core_share": (cpu + router) / elapsed,
         "driver_ms_per_update": own * 1000 / max(1, tally.updates),
         "load": os.getloadavg()[0],
     }
@@ -264,7 +280,9 @@ def report(result: dict[str, Any]) -> str:
         f"rulings {result['rulings']}/{result['directors']}  errors {len(errors)}"
         + (f" ({'; '.join(kinds)})" if kinds else "")
         + f"  [{result['updates']} updates in {result['seconds']:.1f} s; CPU an update: the bot "
-        f"{result['cpu_ms_per_update']:.1f} ms, stand-in and directors {result['driver_ms_per_update']:.1f} ms; "
+        f"{result['cpu_ms_per_update']:.1f} ms"
+        + (f" (its router {result['router_ms_per_update']:.1f} ms)" if result["router_ms_per_update"] else "")
+        + f", stand-in and directors {result['driver_ms_per_update']:.1f} ms; "
         f"the bot had {result['core_share']:.0%} of a core, {1000 / result['cpu_ms_per_update']:.0f} updates/s on a "
         f"whole one; load average {result['load']:.1f}]"
     )
@@ -277,6 +295,7 @@ def main() -> None:
     parser.add_argument("--webhook", action="store_true", help="updates POSTed to the webhook, not long polling")
     parser.add_argument("--flood-limit", type=float, default=0.0, help="BOT_FLOOD_LIMIT (default 0: lifted)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="BOT_WORKERS: the bot's worker processes (default 1)")
     parser.add_argument(
         "--floor", action="store_true", help="run bench/floor_bot.py (PTB and the transport, nothing of the bot)"
     )
@@ -286,13 +305,16 @@ def main() -> None:
     what = "the floor bot" if options.floor else "bot"
     print(
         f"{what} in {'webhook' if options.webhook else 'long polling'} mode, flood limit "
-        f"{options.flood_limit or 'lifted'}; load average before: {os.getloadavg()[0]:.1f}",
+        f"{options.flood_limit or 'lifted'}, {options.workers} worker(s); "
+        f"load average before: {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     for delay in (int(d) / 1000 for d in options.delays.split(",")):
         for directors in (int(n) for n in options.directors.split(",")):
             result = asyncio.run(
-                run(directors, delay, options.webhook, options.flood_limit, options.seed, options.floor)
+                run(
+                    directors, delay, options.webhook, options.flood_limit, options.seed, options.floor, options.workers
+                )
             )
             print(report(result), flush=True)
 

@@ -17,8 +17,9 @@
 | BOT_HEARTBEAT_SECONDS | how often the running bot records that it is alive | 30 |
 | BOT_API_URL | the Bot API server; the token follows it (a local server, a test's stand-in) | Telegram's |
 | BOT_FLOOD_LIMIT | Bot API calls a second that name a chat, across all chats (0: no overall limit) | 30 |
+| BOT_WORKERS | processes handling updates, each chat always in the same one (Linux and macOS); one a core | 1 |
 
-Command-line options of `python -m bot telegram` override the webhook variables.
+Command-line options of `python -m bot telegram` override the webhook variables and BOT_WORKERS.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ SECRET_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,256}$")
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 TELEGRAM_API = "https://api.telegram.org/bot"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_WORKERS = 64
 
 
 class ConfigError(Exception):
@@ -55,6 +57,7 @@ class Config:
     heartbeat_seconds: float = 30.0
     api_url: str = TELEGRAM_API
     flood_limit: float = 30.0
+    workers: int = 1
 
     def require_token(self) -> str:
         if not self.token:
@@ -73,6 +76,12 @@ class Config:
             raise ConfigError("--secret-token is required with --webhook: 16–256 characters of A–Z, a–z, 0–9, _ and -.")
         if not 0 < self.port < 65536:
             raise ConfigError(f"--port must be between 1 and 65535, not {self.port}.")
+
+    def check_workers(self) -> None:
+        if not 1 <= self.workers <= MAX_WORKERS:
+            raise ConfigError(f"--workers must be between 1 and {MAX_WORKERS}, not {self.workers}.")
+        if self.workers > 1 and not hasattr(os, "fork"):
+            raise ConfigError("More than one worker needs Linux or macOS; set BOT_WORKERS=1 here.")
 
 
 def _token(env: Mapping[str, str]) -> str | None:
@@ -128,6 +137,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     flood_limit = _number(
         env, "BOT_FLOOD_LIMIT", 30, "a number of calls a second", (0, 10_000), "0 (no overall limit) and 10000"
     )
+    workers = _number(env, "BOT_WORKERS", 1, "a whole number of processes", (1, MAX_WORKERS), f"1 and {MAX_WORKERS}")
+    if workers != int(workers):
+        raise ConfigError("BOT_WORKERS must be a whole number of processes.")
     database = Path(env.get("BOT_DB", "data/bot.sqlite3"))
     if database.exists() and database.is_dir():
         raise ConfigError(f"BOT_DB names a folder, not a database file: {database}")
@@ -144,4 +156,5 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         heartbeat_seconds=heartbeat,
         api_url=api_url,
         flood_limit=flood_limit,
+        workers=int(workers),
     )

@@ -55,6 +55,10 @@ def test_defaults_and_every_variable_validated() -> None:
         ({"BOT_ADMIN_IDS": "alice"}, "BOT_ADMIN_IDS must be Telegram user ids"),
         ({"BOT_HEARTBEAT_SECONDS": "0"}, "BOT_HEARTBEAT_SECONDS must be between"),
         ({"TELEGRAM_BOT_TOKEN_FILE": "/nonexistent/token"}, "cannot read the token file"),
+        ({"BOT_WORKERS": "two"}, "BOT_WORKERS must be a whole number"),
+        ({"BOT_WORKERS": "0"}, "BOT_WORKERS must be between 1 and 64"),
+        ({"BOT_WORKERS": "1.5"}, "BOT_WORKERS must be a whole number"),
+        ({"BOT_WORKERS": "1e9"}, "BOT_WORKERS must be between 1 and 64"),
     ],
 )
 def test_a_wrong_setting_is_named(env: dict[str, str], says: str) -> None:

@@ -32,7 +32,7 @@ async def _start_demo(table: Table) -> None:
 @pytest.mark.slow
 async def test_commands_are_registered_for_the_phone_menu(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
-    await register_commands(app)
+    await register_commands(app.bot)
     (call,) = api.sent("setMyCommands")
     assert [c["command"] for c in call.params["commands"]] == [name for name, _ in COMMANDS]
 
@@ -331,6 +331,7 @@ async def test_a_stale_or_forged_offer_gets_one_calm_notice(demo: tuple[Applicat
             ["--webhook", "https://example.org/hook", "--secret-token", "s" * 20, "--port", "0"],
             "--port must be between",
         ),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN}, ["--workers", "0"], "--workers must be between 1 and 64"),
     ],
 )
 def test_a_bad_configuration_is_one_line_not_a_traceback(env: dict[str, str], args: list[str], says: str) -> None:

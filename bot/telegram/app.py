@@ -10,6 +10,7 @@ result failed.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import gc
 import logging
 import warnings
@@ -153,6 +154,11 @@ def chat_tag(chat_id: int | None) -> str:
     return pseudonym(chat_id)
 
 
+def seconds(delay: float | dt.timedelta) -> float:
+    """RetryAfter's wait in seconds (python-telegram-bot gives a number or a timedelta, by version)."""
+    return delay.total_seconds() if isinstance(delay, dt.timedelta) else float(delay)
+
+
 async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
     """Call the Bot API, waiting out flood limits; network errors are retried only where a repeat is harmless.
 
@@ -166,8 +172,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
         try:
             return await call()
         except RetryAfter as exc:
-            delay = exc.retry_after
-            await asyncio.sleep(delay.total_seconds() if hasattr(delay, "total_seconds") else float(delay))
+            await asyncio.sleep(seconds(exc.retry_after))
         except (TimedOut, NetworkError) as exc:
             if not idempotent or isinstance(exc, BadRequest) or attempt == RETRIES - 1:
                 raise
@@ -176,7 +181,7 @@ async def deliver(call: Callable[[], Awaitable[T]], *, idempotent: bool) -> T:
 
 
 # ``raw_call`` calls methods PTB has its own functions for; PTB advises those, which build the answer's object.
-warnings.filterwarnings("ignore", r"Please use 'Bot\.(editMessageText|sendMessage)'", PTBUserWarning)
+warnings.filterwarnings("ignore", r"Please use 'Bot\.(editMessageText|sendMessage|getUpdates)'", PTBUserWarning)
 
 
 async def raw_call(bot: Bot, method: str, **params: Any) -> Any:
@@ -699,9 +704,9 @@ def _is_command(update: Update) -> bool:
     return bool(message and message.text and message.text.startswith("/"))
 
 
-async def register_commands(app: Application) -> None:
+async def register_commands(bot: Bot) -> None:
     """Show the commands in the phone's menu."""
-    await app.bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
+    await bot.set_my_commands([BotCommand(name, about) for name, about in COMMANDS])
 
 
 def tune_collector() -> None:
@@ -722,12 +727,14 @@ def build_application(
     *,
     base_url: str | None = None,
     max_rate: float = FLOOD_LIMIT,
+    fetches: bool = True,
 ) -> Application:
     """The PTB Application with our handlers; ``request`` replaces the network (tests pass a fake Bot API).
 
     Updates run concurrently, in order per chat and person (bot.telegram.updates). PTB's rate limiter keeps
     the Bot API's flood limits: ``max_rate`` calls a second that name a chat (0: no overall limit) and twenty
-    a minute per group, and waits out a RetryAfter up to RETRIES times before ``deliver`` sees it."""
+    a minute per group, and waits out a RetryAfter up to RETRIES times before ``deliver`` sees it. Without
+    ``fetches`` it has no Updater: a worker is handed its updates by the router (bot.telegram.workers)."""
     limiter = AIORateLimiter(overall_max_rate=max_rate, max_retries=RETRIES)
     builder: ApplicationBuilder = (
         ApplicationBuilder().token(token).concurrent_updates(PerConversation()).rate_limiter(limiter)
@@ -735,9 +742,13 @@ def build_application(
     if base_url is not None:
         builder = builder.base_url(base_url)
     if request is None:  # aiohttp (bot.telegram.transport), with a pool for many chats at once; one for polling
-        builder = builder.request(AiohttpRequest(POOL_SIZE)).get_updates_request(AiohttpRequest(1))
+        builder = builder.request(AiohttpRequest(POOL_SIZE))
+        if fetches:
+            builder = builder.get_updates_request(AiohttpRequest(1))
     else:
         builder = builder.request(request).get_updates_request(request)
+    if not fetches:
+        builder = builder.updater(None)
     app = builder.build()
     front_end.install(app)
     return app

@@ -42,10 +42,10 @@ async def serve(config: Config, token: str) -> int:
     admins = frozenset(f"tg:{user}" for user in config.admin_ids)
     front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
     app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit)
-    heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
+    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
     try:
         async with app:
-            await register_commands(app)
+            await register_commands(app.bot)
             await app.start()
             assert app.updater is not None
             if config.webhook_url:
@@ -73,7 +73,7 @@ async def serve(config: Config, token: str) -> int:
     return 0
 
 
-async def _beat(store: Store, seconds: float) -> None:
+async def beat(store: Store, seconds: float) -> None:
     """Record every few seconds that the bot is alive and its database writable (for `health`)."""
     while True:
         try:
@@ -104,17 +104,23 @@ def run_telegram(args: argparse.Namespace) -> int:
                     ("listen", args.listen),
                     ("port", args.port),
                     ("secret_token", args.secret_token),
+                    ("workers", args.workers),
                 )
                 if v is not None
             },
         )
         token = config.require_token()
         config.check_webhook()
+        config.check_workers()
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
     configure_logging(config.log_level, config.log_format, secrets=[token], database=config.database)
     try:
+        if config.workers > 1:
+            from bot.telegram.workers import run_workers
+
+            return run_workers(config, token, config.workers)
         return run_event_loop(serve(config, token))
     except Exception as exc:  # a start-up failure (bad token, no network): one line, no traceback
         from telegram.error import InvalidToken, NetworkError
@@ -134,4 +140,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--listen", help="address the webhook server binds (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port of the webhook server (default 8443)")
     parser.add_argument("--secret-token", help="the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token")
+    parser.add_argument(
+        "--workers", type=int, help="processes handling updates, each chat always in the same one (default 1)"
+    )
     parser.set_defaults(handler=run_telegram)

@@ -1,0 +1,310 @@
+"""Several worker processes for one bot, so a crowd of directors is served by more than one core.
+
+One process holds an event loop, and python-telegram-bot's parsing, the HTTP client and our handlers all take
+turns on it: with a hundred directors tapping at once, each tap waited for the others' CPU (bench_load.py).
+With ``BOT_WORKERS`` above 1, a router process fetches the updates (long polling, or the webhook) and hands
+each one, as Telegram sent it, to a worker chosen by its chat: a chat's updates always go to the same worker,
+in the order Telegram sent them, and keep their order there (bot.telegram.updates). Each worker runs the
+whole Application and its handlers and calls the Bot API itself. The workers share the database: SQLite
+takes one writer at a time and each worker sees the others' commits (bot.store.database).
+
+The law book, the charts and the matcher are loaded once, before the workers are forked, so they start at
+once and share that memory. The database is opened (and migrated) once before forking too.
+
+Stopping: SIGINT or SIGTERM reaches the router (the workers ignore them), which stops fetching, confirms
+what it fetched, and closes each worker's channel; a worker finishes the updates it has, then exits. A
+worker that dies stops the router (and so the others, after their updates in flight), so the service
+manager restarts the bot whole; a router that dies closes the channels, which ends the workers alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+from telegram import Bot, Update
+from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.ext import Updater
+
+from bot.config import Config
+from bot.dialogs import Chart, Dialogs, load_charts
+from bot.laws import LawBook, load_lawbook
+from bot.matching import ChartEntry, Matcher, build_matcher
+from bot.store import Store, StoreError
+from bot.telegram.app import TelegramFrontEnd, build_application, register_commands, seconds, tune_collector
+from bot.telegram.serve import beat, run_event_loop
+from bot.telegram.transport import AiohttpRequest
+
+log = logging.getLogger("bot.telegram")
+
+POLL_SECONDS = 10  # getUpdates waits this long for an update before answering with none
+LINE_LIMIT = 16 * 1024 * 1024  # the longest update a channel carries (Telegram's are a few kB)
+BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)  # seconds between tries while Telegram cannot be reached
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What every worker shares, loaded before forking."""
+
+    charts: Mapping[str, Chart]
+    book: LawBook
+    matcher: Matcher
+
+
+def shard(update: Mapping[str, Any], workers: int) -> int:
+    """The worker an update (as Telegram sent it) goes to: by its chat, so one chat's updates keep their order
+    and its sessions stay with one worker; by its sender when it names no chat (a poll answer)."""
+    for kind, body in update.items():
+        if kind == "update_id" or not isinstance(body, dict):
+            continue
+        chat = body.get("chat") or (body.get("message") or {}).get("chat")
+        sender = body.get("from") or body.get("user")
+        key = (chat or sender or {}).get("id", 0)
+        return int(key) % workers
+    return 0
+
+
+def run_workers(config: Config, token: str, workers: int) -> int:
+    """Prepare the database, load the knowledge, fork ``workers`` workers and route updates to them until a
+    signal; the exit code is the first failing worker's, or 0."""
+
+    try:
+        run_event_loop(_prepare(config, token))
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    loaded = _load()
+    channels: list[socket.socket] = []
+    children: list[int] = []
+    for number in range(workers):
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            for channel in channels:
+                channel.close()
+            ours.close()
+            os._exit(_work(number, workers, theirs, config, token, loaded))
+        theirs.close()
+        channels.append(ours)
+        children.append(pid)
+    return run_event_loop(_route(config, token, channels, children))
+
+
+async def _prepare(config: Config, token: str) -> None:
+    """Open the database once, so a migration runs once and a damaged or busy file stops the start; and ask
+    Telegram who the bot is, so a refused token or no network stops it too, before any worker starts."""
+
+    store = await Store.open(config.database)
+    await store.close()
+    async with Bot(token, base_url=config.api_url, request=AiohttpRequest(1), get_updates_request=AiohttpRequest(1)):
+        pass
+
+
+def _load() -> Loaded:
+
+    charts = load_charts()
+    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    loaded = Loaded(charts, load_lawbook(), matcher)
+    tune_collector()
+    return loaded
+
+
+# --- a worker ---------------------------------------------------------------------------------------
+
+
+def _work(number: int, workers: int, channel: socket.socket, config: Config, token: str, loaded: Loaded) -> int:
+    """A worker's life: the router's signals are the router's (it closes the channel to stop a worker)."""
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        return run_event_loop(_worker(number, workers, channel, config, token, loaded))
+    except Exception:
+        log.exception("worker %d stopped", number)
+        return 1
+
+
+async def _worker(number: int, workers: int, channel: socket.socket, config: Config, token: str, loaded: Loaded) -> int:
+
+    try:
+        store = await Store.open(config.database)
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
+    front = TelegramFrontEnd(Dialogs(store, loaded.charts), loaded.book, loaded.matcher, admins)
+    app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit / workers, fetches=False)
+    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
+    try:
+        async with app:
+            await app.start()
+            reader, writer = await asyncio.open_unix_connection(sock=channel, limit=LINE_LIMIT)
+            while line := await reader.readline():
+                await app.update_queue.put(Update.de_json(json.loads(line), app.bot))
+            await app.stop()  # after the updates in flight
+            writer.close()
+    finally:
+        heartbeat.cancel()
+        await store.close()
+    log.debug("worker %d stopped", number)
+    return 0
+
+
+# --- the router -------------------------------------------------------------------------------------
+
+
+class Router:
+    """Hands each update to its worker's channel, and notices a worker that has gone."""
+
+    def __init__(self, channels: list[socket.socket]) -> None:
+        self.channels = channels
+        self.writers: list[asyncio.StreamWriter] = []
+        self.stop = asyncio.Event()
+        self.lost: list[int] = []  # workers that ended before being asked to
+        self._watching: list[asyncio.Task[None]] = []
+
+    async def open(self) -> None:
+        for number, channel in enumerate(self.channels):
+            reader, writer = await asyncio.open_unix_connection(sock=channel)
+            self.writers.append(writer)
+            self._watching.append(asyncio.create_task(self._watch(number, reader)))
+
+    async def _watch(self, number: int, reader: asyncio.StreamReader) -> None:
+        await reader.read()  # a worker never writes: this returns when its end closes
+        if not self.stop.is_set():
+            log.error("worker %d stopped unexpectedly; stopping the bot so it is started again whole", number)
+            self.lost.append(number)
+            self.stop.set()
+
+    async def forward(self, updates: list[dict[str, Any]]) -> None:
+        touched = set()
+        for update in updates:
+            number = shard(update, len(self.writers))
+            self.writers[number].write(json.dumps(update, separators=(",", ":")).encode() + b"\n")
+            touched.add(number)
+        await asyncio.gather(*(self.writers[n].drain() for n in touched), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Close every channel: each worker finishes what it has and exits."""
+        self.stop.set()
+        for writer in self.writers:
+            writer.close()
+        for task in self._watching:
+            task.cancel()
+
+
+async def _route(config: Config, token: str, channels: list[socket.socket], children: list[int]) -> int:
+
+    router = Router(channels)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, router.stop.set)
+    await router.open()
+    bot = Bot(token, base_url=config.api_url, request=AiohttpRequest(4), get_updates_request=AiohttpRequest(1))
+    try:
+        async with bot:
+            await register_commands(bot)
+            if config.webhook_url:
+                await _webhook(bot, config, router)
+            else:
+                await _poll(bot, router)
+    finally:
+        await router.close()
+        codes = await _ended(children)
+    return next((code for code in codes if code), 1 if router.lost else 0)
+
+
+async def _ended(children: list[int]) -> list[int]:
+    """Wait for every worker to exit; their exit codes."""
+    codes = []
+    for pid in children:
+        _pid, status = await asyncio.to_thread(os.waitpid, pid, 0)
+        codes.append(os.waitstatus_to_exitcode(status))
+    return codes
+
+
+async def _poll(bot: Bot, router: Router) -> None:
+    """Long polling as python-telegram-bot's Updater does it, with the updates left as Telegram sent them (the
+    workers parse them): the webhook removed first; on stopping, what was fetched is confirmed to Telegram."""
+    await bot.delete_webhook(drop_pending_updates=False)
+    offset, failures = 0, 0
+    stopping = asyncio.create_task(router.stop.wait())
+    while not router.stop.is_set():
+        fetching = asyncio.ensure_future(
+            bot.do_api_request(
+                "getUpdates", api_kwargs={"offset": offset, "timeout": POLL_SECONDS}, read_timeout=POLL_SECONDS + 5
+            )
+        )
+        await asyncio.wait((fetching, stopping), return_when=asyncio.FIRST_COMPLETED)
+        if not fetching.done():
+            fetching.cancel()  # what it would have brought stays unconfirmed: Telegram sends it again
+            await asyncio.gather(fetching, return_exceptions=True)
+            break
+        try:
+            updates = fetching.result()
+        except TimedOut:
+            continue
+        except RetryAfter as exc:
+            await asyncio.sleep(seconds(exc.retry_after))
+            continue
+        except InvalidToken:
+            raise
+        except TelegramError as exc:  # no network, a server error, another process polling (Conflict)
+            pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
+            failures += 1
+            log.warning("fetching updates failed (%s); trying again in %.0f s", type(exc).__name__, pause)
+            await asyncio.sleep(pause)
+            continue
+        failures = 0
+        if updates:
+            offset = int(updates[-1]["update_id"]) + 1
+            await router.forward(updates)
+    if offset:
+        try:
+            await bot.do_api_request("getUpdates", api_kwargs={"offset": offset, "timeout": 0, "limit": 1})
+        except NetworkError as exc:
+            log.warning("the last updates could not be confirmed (%s); Telegram may send them again", exc)
+    stopping.cancel()
+
+
+async def _webhook(bot: Bot, config: Config, router: Router) -> None:
+    """python-telegram-bot's webhook server (it checks the secret header and answers Telegram); each update it
+    takes is handed on as a dictionary."""
+
+    queue: asyncio.Queue[object] = asyncio.Queue()
+    updater = Updater(bot, queue)
+    async with updater:
+        await updater.start_webhook(
+            listen=config.listen,
+            port=config.port,
+            url_path=urlparse(config.webhook_url or "").path.lstrip("/"),
+            webhook_url=config.webhook_url,
+            secret_token=config.secret_token,
+            drop_pending_updates=False,
+        )
+        log.info("webhook listening on %s:%s", config.listen, config.port)
+        stopping = asyncio.create_task(router.stop.wait())
+        while True:
+            taking = asyncio.ensure_future(queue.get())
+            await asyncio.wait((taking, stopping), return_when=asyncio.FIRST_COMPLETED)
+            if not taking.done():
+                taking.cancel()
+                break
+            await router.forward([_as_sent(taking.result())])
+        await updater.stop()
+        while not queue.empty():
+            await router.forward([_as_sent(queue.get_nowait())])
+
+
+def _as_sent(update: object) -> dict[str, Any]:
+    assert isinstance(update, Update)
+    return update.to_dict()
