@@ -16,7 +16,7 @@ DATA = Path(__file__).parent / "data"
 QUERIES = "queries-real-holdout4.jsonl"
 QUESTIONS = "player-questions-holdout4.jsonl"
 SOURCES = DATA / "sources-holdout4.txt"
-SIZES = {QUERIES: 50, QUESTIONS: 52}
+SIZES = {QUERIES: 50, QUESTIONS: 60}
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
