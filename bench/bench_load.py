@@ -9,8 +9,11 @@ updates handled per second, press latency p50 / p95 / max (from the update reach
 getUpdates or POSTed — until the stand-in has answered the call that shows its result: the next question edited
 in, or the ruling's last message), the spinner's latency (until the press's answerCallbackQuery is answered),
 rulings completed, and errors (a notice, "Something went wrong", no reply in 120 s). Also the bot process's own
-CPU time an update (read from /proc, apart from the stand-in's and the directors', which share this process) and
-the share of a core it had: on a machine shared with other work, updates/s is that share over the CPU an update.
+CPU time an update (read from /proc, apart from the stand-in's and the directors', which share this process; with
+``--workers`` the router's and its workers' together, the router's also apart) and the share of a core it had: on a
+machine shared with other work, updates/s is that share over the CPU an update. ``--warm-up`` has every director do
+one ruling first, unmeasured: a bot that has served for a while (each process's code paths and connections warm),
+where a run without it includes the first taps a freshly started bot serves.
 
 The stand-in enforces no flood limits, so the bot's own rate limiter is lifted (``BOT_FLOOD_LIMIT=0``) unless
 ``--flood-limit`` gives one: at Telegram's 30 calls a second, edits of a hundred directors tapping without pause
@@ -19,6 +22,7 @@ queue behind the limiter, which is what Telegram would impose on them.
     python3 bench/bench_load.py                      # 10 and 100 directors, at 80 ms and at 0 ms
     python3 bench/bench_load.py --directors 10,100,300,1000 --delays 80
     python3 bench/bench_load.py --floor              # bench/floor_bot.py: python-telegram-bot with nothing behind
+    python3 bench/bench_load.py --workers 2 --warm-up  # BOT_WORKERS=2, after one unmeasured ruling each
 """
 
 from __future__ import annotations
@@ -183,7 +187,14 @@ def _free_port() -> int:
 
 
 async def run(
-    directors: int, delay: float, webhook: bool, flood_limit: float, seed: int, floor: bool = False, workers: int = 1
+    directors: int,
+    delay: float,
+    webhook: bool,
+    flood_limit: float,
+    seed: int,
+    floor: bool = False,
+    workers: int = 1,
+    warm_up: bool = False,
 ) -> dict[str, Any]:
     standin = await BotAPIStandIn(delay=0.0).start()
     folder = tempfile.mkdtemp(prefix="bench-load-")
@@ -224,8 +235,15 @@ async def run(
 
         await _settled(process.pid)
         standin.delay = delay
-        tally = Tally()
         rng = random.Random(seed)
+        if warm_up:  # the same crowd does a whole ruling first, not measured: each process's paths run once
+            warming = [Director(n, standin, send, Tally(), random.Random(rng.random())) for n in range(directors)]
+            await asyncio.gather(*(d.rule() for d in warming))
+            await asyncio.sleep(1.0)
+            for director in warming:
+                while not director.inbox.empty():
+                    director.inbox.get_nowait()
+        tally = Tally()
         crowd = [Director(n, standin, send, tally, random.Random(rng.random())) for n in range(directors)]
         (router, cpu), own, started = _cpu_seconds(process.pid), time.process_time(), time.perf_counter()
         await asyncio.gather(*(d.rule() for d in crowd))
@@ -297,6 +315,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="BOT_WORKERS: the bot's worker processes (default 1)")
     parser.add_argument(
+        "--warm-up", action="store_true", help="every director does one ruling first, not measured (a warm bot)"
+    )
+    parser.add_argument(
         "--floor", action="store_true", help="run bench/floor_bot.py (PTB and the transport, nothing of the bot)"
     )
     options = parser.parse_args()
@@ -305,7 +326,8 @@ def main() -> None:
     what = "the floor bot" if options.floor else "bot"
     print(
         f"{what} in {'webhook' if options.webhook else 'long polling'} mode, flood limit "
-        f"{options.flood_limit or 'lifted'}, {options.workers} worker(s); "
+        f"{options.flood_limit or 'lifted'}, {options.workers} worker(s)"
+        f"{', after a warm-up ruling each' if options.warm_up else ''}; "
         f"load average before: {os.getloadavg()[0]:.1f}",
         flush=True,
     )
@@ -313,7 +335,14 @@ def main() -> None:
         for directors in (int(n) for n in options.directors.split(",")):
             result = asyncio.run(
                 run(
-                    directors, delay, options.webhook, options.flood_limit, options.seed, options.floor, options.workers
+                    directors,
+                    delay,
+                    options.webhook,
+                    options.flood_limit,
+                    options.seed,
+                    options.floor,
+                    options.workers,
+                    options.warm_up,
                 )
             )
             print(report(result), flush=True)
