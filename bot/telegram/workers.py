@@ -149,7 +149,12 @@ async def _worker(number: int, workers: int, channel: socket.socket, config: Con
             await app.start()
             reader, writer = await asyncio.open_unix_connection(sock=channel, limit=LINE_LIMIT)
             while line := await reader.readline():
-                await app.update_queue.put(Update.de_json(json.loads(line), app.bot))
+                try:
+                    update = Update.de_json(json.loads(line), app.bot)
+                except Exception as exc:  # a kind of update this python-telegram-bot cannot read: skip it
+                    log.error("an update could not be read (%s); it was skipped", type(exc).__name__)
+                    continue
+                await app.update_queue.put(update)
             await app.stop()  # after the updates in flight
             writer.close()
     finally:
