@@ -48,6 +48,7 @@ def test_an_update_without_a_chat_goes_by_its_sender_and_one_without_either_to_t
     assert shard(answer, 4) == 7 % 4
     assert shard({"update_id": 5}, 4) == 0
     assert shard({"update_id": 6, "something_new": {"field": 1}}, 4) == 0
+    assert shard({"update_id": 7, "message": {"chat": "not a chat", "from": {"id": "x"}}}, 4) == 0
 
 
 def processes_of(parent: int) -> list[int]:
@@ -123,6 +124,12 @@ async def test_two_workers_share_the_chats_each_answered_in_order_through_to_a_r
             text = (await next_call(standin, chat["id"], "sendMessage")).params["text"]
             headings += re.findall(r"^(?:<pre>)?Law (\d+) —", text)
         assert headings == laws
+    assert {shard({"message": {"chat": chat}}, 2) for _u, chat in chats} == {0, 1}, "one worker had every chat"
+
+    ann, chat = private_chat(940)  # an update python-telegram-bot cannot read is skipped; the next is answered
+    standin.push({"message": {"message_id": 1, "chat": {"id": 940}, "date": "not a date", "from": "nobody"}})
+    standin.push(text_message(ann, chat, "/law 64"))
+    assert "Law 64" in (await next_call(standin, 940, "sendMessage")).params["text"]
     assert {shard({"message": {"chat": chat}}, 2) for _u, chat in chats} == {0, 1}, "one worker had every chat"
 
     ann, chat = private_chat(950)  # and a whole ruling, walked through its worker

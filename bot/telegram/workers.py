@@ -66,10 +66,16 @@ def shard(update: Mapping[str, Any], workers: int) -> int:
     for kind, body in update.items():
         if kind == "update_id" or not isinstance(body, dict):
             continue
-        chat = body.get("chat") or (body.get("message") or {}).get("chat")
-        sender = body.get("from") or body.get("user")
-        key = (chat or sender or {}).get("id", 0)
-        return int(key) % workers
+        message = body.get("message")
+        for holder in (
+            body.get("chat"),
+            message.get("chat") if isinstance(message, dict) else None,
+            body.get("from"),
+            body.get("user"),
+        ):
+            if isinstance(holder, dict) and isinstance(holder.get("id"), int):
+                return holder["id"] % workers
+        return 0
     return 0
 
 
