@@ -344,17 +344,21 @@ class Database:
 
     def _recent_session(self, session_id: int) -> tuple[SessionRow, list[Event]] | None:
         """A recent session's row and log as this process last wrote or read them, unless another connection
-        has committed anything since (``PRAGMA data_version``, a few microseconds): then every recent session
-        is read again, since another process may have answered, noted or handed over any of them."""
-        if self._loop_db is not None:
-            try:
-                version = self._loop_db.execute("PRAGMA data_version").fetchone()[0]
-            except sqlite3.Error:
-                version = None
-            if version is None or version != self._data_version:
-                self._data_version = version
-                self._recent.clear()
-        return self._recent.get(session_id)
+        has committed anything since (``PRAGMA data_version``, a few microseconds, asked on a hit only): then
+        every recent session is read again, since another process may have answered, noted or handed over
+        any of them."""
+        cached = self._recent.get(session_id)
+        if cached is None or self._loop_db is None:
+            return cached
+        try:
+            version = self._loop_db.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            version = None
+        if version is None or version != self._data_version:
+            self._data_version = version
+            self._recent.clear()
+            return None
+        return cached
 
     def _remember(self, row: SessionRow, events: list[Event]) -> None:
         self._recent[row.id] = (row, events)
