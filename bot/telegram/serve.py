@@ -8,14 +8,22 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
 
 from bot.config import Config, ConfigError, load_config
 from bot.logs import configure_logging
 from bot.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from telegram.ext import Application, Updater
+
+    from bot.dialogs import Chart
+    from bot.laws import LawBook
+    from bot.matching import Matcher
 
 log = logging.getLogger("bot.telegram")
 T = TypeVar("T")
@@ -23,42 +31,23 @@ T = TypeVar("T")
 
 async def serve(config: Config, token: str) -> int:
     """Run until SIGINT/SIGTERM; the store opens before the first update and closes after the last."""
-    from bot.dialogs import Dialogs, load_charts
+    from bot.dialogs import load_charts
     from bot.laws import load_lawbook
     from bot.matching import ChartEntry, build_matcher
-    from bot.telegram.app import TelegramFrontEnd, build_application, register_commands, tune_collector
+    from bot.telegram.app import register_commands, tune_collector
 
     charts = load_charts()
     matcher = build_matcher((ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()), background=True)
-    try:
-        store = await Store.open(config.database)
-    except StoreError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
-    front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
-    app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit)
-    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
     try:
-        async with app:
+        async with running(config, token, charts, load_lawbook(), matcher) as app:
             await register_commands(app.bot)
-            await app.start()
             assert app.updater is not None
             if config.webhook_url:
-                path = urlparse(config.webhook_url).path.lstrip("/")
-                await app.updater.start_webhook(
-                    listen=config.listen,
-                    port=config.port,
-                    url_path=path,
-                    webhook_url=config.webhook_url,
-                    secret_token=config.secret_token,
-                    drop_pending_updates=False,
-                )
-                log.info("webhook listening on %s:%s", config.listen, config.port)
+                await start_webhook(app.updater, config)
             else:
                 await app.updater.start_polling(drop_pending_updates=False)
                 log.info("long polling started")
@@ -66,11 +55,56 @@ async def serve(config: Config, token: str) -> int:
             tune_collector()
             await stop.wait()
             await app.updater.stop()
-            await app.stop()
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    return 0
+
+
+@asynccontextmanager
+async def running(
+    config: Config,
+    token: str,
+    charts: Mapping[str, Chart],
+    book: LawBook,
+    matcher: Matcher,
+    *,
+    max_rate: float | None = None,
+    fetches: bool = True,
+) -> AsyncIterator[Application]:
+    """The bot's Application started over its store, with the heartbeat kept, for as long as the block runs:
+    the store opens before the first update (StoreError if it cannot) and closes after the last. Without
+    ``fetches`` the Application has no Updater (a worker: bot.telegram.workers)."""
+    from bot.dialogs import Dialogs
+    from bot.telegram.app import TelegramFrontEnd, build_application
+
+    store = await Store.open(config.database)
+    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
+    front = TelegramFrontEnd(Dialogs(store, charts), book, matcher, admins)
+    rate = config.flood_limit if max_rate is None else max_rate
+    app = build_application(token, front, base_url=config.api_url, max_rate=rate, fetches=fetches)
+    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
+    try:
+        async with app:
+            await app.start()
+            yield app
+            await app.stop()  # after the updates in flight
     finally:
         heartbeat.cancel()
         await store.close()
-    return 0
+
+
+async def start_webhook(updater: Updater, config: Config) -> None:
+    """python-telegram-bot's webhook server at the configured address; it tells Telegram the URL and secret."""
+    await updater.start_webhook(
+        listen=config.listen,
+        port=config.port,
+        url_path=urlparse(config.webhook_url or "").path.lstrip("/"),
+        webhook_url=config.webhook_url,
+        secret_token=config.secret_token,
+        drop_pending_updates=False,
+    )
+    log.info("webhook listening on %s:%s", config.listen, config.port)
 
 
 async def beat(store: Store, seconds: float) -> None:

@@ -29,19 +29,18 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
 
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Updater
 
 from bot.config import Config
-from bot.dialogs import Chart, Dialogs, load_charts
+from bot.dialogs import Chart, load_charts
 from bot.laws import LawBook, load_lawbook
 from bot.matching import ChartEntry, Matcher, build_matcher
 from bot.store import Store, StoreError
-from bot.telegram.app import TelegramFrontEnd, build_application, register_commands, seconds, tune_collector
-from bot.telegram.serve import beat, run_event_loop
+from bot.telegram.app import register_commands, seconds, tune_collector
+from bot.telegram.serve import run_event_loop, running, start_webhook
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger("bot.telegram")
@@ -140,19 +139,16 @@ def _work(number: int, workers: int, channel: socket.socket, config: Config, tok
 
 
 async def _worker(number: int, workers: int, channel: socket.socket, config: Config, token: str, loaded: Loaded) -> int:
-
     try:
-        store = await Store.open(config.database)
-    except StoreError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    admins = frozenset(f"tg:{user}" for user in config.admin_ids)
-    front = TelegramFrontEnd(Dialogs(store, loaded.charts), loaded.book, loaded.matcher, admins)
-    app = build_application(token, front, base_url=config.api_url, max_rate=config.flood_limit / workers, fetches=False)
-    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
-    try:
-        async with app:
-            await app.start()
+        async with running(
+            config,
+            token,
+            loaded.charts,
+            loaded.book,
+            loaded.matcher,
+            max_rate=config.flood_limit / workers,
+            fetches=False,
+        ) as app:
             reader, writer = await asyncio.open_unix_connection(sock=channel, limit=LINE_LIMIT)
             while line := await reader.readline():
                 try:
@@ -161,11 +157,10 @@ async def _worker(number: int, workers: int, channel: socket.socket, config: Con
                     log.error("an update could not be read (%s); it was skipped", type(exc).__name__)
                     continue
                 await app.update_queue.put(update)
-            await app.stop()  # after the updates in flight
             writer.close()
-    finally:
-        heartbeat.cancel()
-        await store.close()
+    except StoreError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     log.debug("worker %d stopped", number)
     return 0
 
@@ -294,15 +289,7 @@ async def _webhook(bot: Bot, config: Config, router: Router) -> None:
     queue: asyncio.Queue[object] = asyncio.Queue()
     updater = Updater(bot, queue)
     async with updater:
-        await updater.start_webhook(
-            listen=config.listen,
-            port=config.port,
-            url_path=urlparse(config.webhook_url or "").path.lstrip("/"),
-            webhook_url=config.webhook_url,
-            secret_token=config.secret_token,
-            drop_pending_updates=False,
-        )
-        log.info("webhook listening on %s:%s", config.listen, config.port)
+        await start_webhook(updater, config)
         stopping = asyncio.create_task(router.stop.wait())
         while True:
             taking = asyncio.ensure_future(queue.get())
