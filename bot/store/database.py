@@ -43,6 +43,8 @@ BACKSTOP_CHECKPOINT_PAGES = 2000  # twice SQLite's default; reached only under s
 # After a checkpoint has emptied the write-ahead log SQLite cuts the file back to this size, so one burst of
 # writes does not leave a large log on the disk for good (2,000 pages of 4 kB, the backstop's threshold).
 JOURNAL_SIZE_LIMIT = 8 * 1024 * 1024
+# Pauses between tries on the loop's own connection when another process holds the write lock (seconds).
+QUICK_RETRIES = (0.001, 0.001, 0.002, 0.004, 0.008)
 T = TypeVar("T")
 
 
@@ -318,13 +320,18 @@ class Database:
         return await db._execute(lambda: work(db._conn))
 
     async def _run_quick(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work`` (a press's read or write) on the loop's own connection, which never waits for a lock;
-        if it meets one (StoreBusy), on aiosqlite's thread, which waits without holding up other chats."""
+        """Run ``work`` (a press's read or write) on the loop's own connection, which never waits for a lock.
+        If it meets one (another process writing: the bot's other workers hold it for tens of microseconds), it
+        tries again there after a millisecond or a few, letting other chats run meanwhile; if the lock is still
+        held (a long write elsewhere), on aiosqlite's thread, which waits without holding up other chats.
+        SQLite's own wait there sleeps longer and longer between tries (up to 100 ms) and the thread takes one
+        job at a time, so with several workers writing, a press that went there waited 10-200 ms."""
         if self._loop_db is not None:
-            try:
-                return work(self._loop_db)
-            except StoreBusy:
-                pass
+            for pause in QUICK_RETRIES:
+                try:
+                    return work(self._loop_db)
+                except StoreBusy:
+                    await asyncio.sleep(pause)
         return await self._run(work)
 
     async def _write(self, statements: Sequence[tuple[str, tuple[Any, ...]]]) -> int | None:
