@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -211,4 +212,26 @@ async def test_a_locked_database_is_reported_and_loses_nothing(
     retried = await dialogs.answer("alice", screen.session_id, 0, "lho")
     assert retried.node_id == "card"
     assert len(await store.events(screen.session_id)) == 2
+    await store.close()
+
+
+async def test_a_press_during_another_workers_short_write_is_stored_without_a_long_wait(
+    tmp_path: Path, demo_charts: dict[str, Chart]
+) -> None:
+    """Another bot worker holds the write lock for a few milliseconds at a time: the press is stored once that
+    write is done, not after SQLite's growing waits on a worker thread."""
+    path = tmp_path / "bot.sqlite3"
+    store = await Store.open(path)
+    dialogs = Dialogs(store, demo_charts)
+    screen = await dialogs.start("alice", "demo-main")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.003, other.execute, "COMMIT")
+    started = time.perf_counter()
+    try:
+        answered = await dialogs.answer("alice", screen.session_id, 0, "lho")
+    finally:
+        other.close()
+    assert answered.node_id == "card" and len(await store.events(screen.session_id)) == 2
+    assert time.perf_counter() - started < 0.5
     await store.close()
