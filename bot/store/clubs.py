@@ -22,7 +22,7 @@ class Clubs(Database):
         return club_id
 
     async def club(self, club_id: int) -> Club | None:
-        rows = await self._read(
+        rows = await self._lookup(
             "SELECT id, name, authority, settings, appeals_chat FROM clubs WHERE id = ?", (club_id,)
         )
         if not rows:
@@ -73,7 +73,7 @@ class Clubs(Database):
         )
 
     async def invites(self, club_id: int, user: str) -> set[str]:
-        rows = await self._read("SELECT role FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))
+        rows = await self._lookup("SELECT role FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))
         return {str(r[0]) for r in rows}
 
     async def invited_to(self, user: str) -> list[int]:
@@ -97,7 +97,7 @@ class Clubs(Database):
         await self._write([("DELETE FROM club_invites WHERE club_id = ? AND user = ?", (club_id, user))])
 
     async def roles(self, club_id: int, user: str) -> set[str]:
-        rows = await self._read("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
+        rows = await self._lookup("SELECT role FROM club_members WHERE club_id = ? AND user = ?", (club_id, user))
         return {str(r[0]) for r in rows}
 
     async def members(self, club_id: int, role: str) -> list[str]:
@@ -108,5 +108,5 @@ class Clubs(Database):
         return [str(r[0]) for r in rows]
 
     async def clubs_of(self, user: str) -> list[int]:
-        rows = await self._read("SELECT DISTINCT club_id FROM club_members WHERE user = ? ORDER BY club_id", (user,))
+        rows = await self._lookup("SELECT DISTINCT club_id FROM club_members WHERE user = ? ORDER BY club_id", (user,))
         return [int(r[0]) for r in rows]

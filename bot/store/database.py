@@ -3,14 +3,15 @@
 WAL with synchronous=NORMAL (a commit survives a killed process; a power cut may lose the last few), short
 write transactions, schema versions through ``PRAGMA user_version``.
 
-A button press's read and write are tried first on a connection on the event loop's own thread that never
-waits for a lock (``busy_timeout`` 0). In WAL with synchronous=NORMAL a commit only appends to the log, with
-no fsync (the checkpoints, which sync, run on a worker thread), and a read never waits for a writer; so
-either costs about 20 µs there, where the hop to aiosqlite's thread and back costs 50-120 µs, once the
-largest part of a press. Work that finds the database locked (another process writing) moves to
-aiosqlite's thread, which waits ``busy_timeout`` there without holding up other chats and then raises
-``StoreBusy``: the caller tells the user to try again; nothing half-written remains. Listings, migrations
-and maintenance always run on aiosqlite's thread.
+A button press's read and write, and the lookups by key a press or a description needs, are tried first on a
+connection on the event loop's own thread that never waits for a lock (``busy_timeout`` 0). In WAL with
+synchronous=NORMAL a commit only appends to the log, with no fsync (the checkpoints, which sync, run on a worker
+thread), and a read never waits for a writer; so either costs about 20 µs there, where the hop to aiosqlite's
+thread and back costs 50-120 µs, once the largest part of a press. Work that finds the database locked (another
+process writing: an operator command, the bot's other workers) is tried there again after a millisecond or a
+few, then moves to aiosqlite's thread, which waits ``busy_timeout`` without holding up other chats and then
+raises ``StoreBusy``: the caller tells the user to try again; nothing half-written remains. Listings,
+migrations and maintenance always run on aiosqlite's thread.
 """
 
 from __future__ import annotations
@@ -347,7 +348,14 @@ class Database:
         return last
 
     async def _read(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        """A listing (any number of rows): on aiosqlite's thread, so a long one never holds up other chats."""
         return await self._run(partial(_fetch, sql=sql, params=params))
+
+    async def _lookup(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        """A few rows found by key (a setting, a role, one session's log), as a description or a press needs
+        them: on the loop's own connection (see ``_run_quick``), since a hop to aiosqlite's thread and back,
+        and the wait for the loop to take the answer, cost more than the read."""
+        return await self._run_quick(partial(_fetch, sql=sql, params=params))
 
     def _recent_session(self, session_id: int) -> tuple[SessionRow, list[Event]] | None:
         """A recent session's row and log as this process last wrote or read them, unless another connection

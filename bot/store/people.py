@@ -102,7 +102,7 @@ class People(Database):
         return forgotten
 
     async def setting(self, user: str, key: str) -> str | None:
-        rows = await self._read("SELECT value FROM user_settings WHERE user = ? AND key = ?", (user, key))
+        rows = await self._lookup("SELECT value FROM user_settings WHERE user = ? AND key = ?", (user, key))
         return str(rows[0][0]) if rows else None
 
     async def set_setting(self, user: str, key: str, value: str) -> None:

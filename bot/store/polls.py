@@ -41,12 +41,12 @@ class Polls(Database):
         return poll_id
 
     async def poll(self, poll_id: int) -> PollRow | None:
-        rows = await self._read(f"SELECT {_POLL_COLUMNS} FROM polls WHERE id = ?", (poll_id,))
+        rows = await self._lookup(f"SELECT {_POLL_COLUMNS} FROM polls WHERE id = ?", (poll_id,))
         return _poll(rows[0]) if rows else None
 
     async def poll_by_telegram(self, telegram_id: str) -> PollRow | None:
         """The poll one Telegram poll (any of its posts) belongs to."""
-        rows = await self._read(
+        rows = await self._lookup(
             f"SELECT {_POLL_COLUMNS} FROM polls WHERE id = (SELECT poll_id FROM poll_posts WHERE telegram_id = ?)",
             (telegram_id,),
         )
@@ -72,7 +72,7 @@ class Polls(Database):
 
     async def count_poll_post(self, telegram_id: str, counts: list[int]) -> tuple[int, ...]:
         """New counts of one post; the poll's counts become the sum over its posts, which are returned."""
-        rows = await self._read("SELECT poll_id FROM poll_posts WHERE telegram_id = ?", (telegram_id,))
+        rows = await self._lookup("SELECT poll_id FROM poll_posts WHERE telegram_id = ?", (telegram_id,))
         if not rows:
             return ()
         poll_id = int(rows[0][0])

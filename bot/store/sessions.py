@@ -95,7 +95,7 @@ class Sessions(Database):
         cached = self._recent_session(session_id)
         if cached is not None:
             return list(cached[1])
-        rows = await self._read(_EVENTS_OF, (session_id,))
+        rows = await self._lookup(_EVENTS_OF, (session_id,))
         return _events(rows)
 
     async def session(self, session_id: int) -> SessionRow | None:
@@ -142,7 +142,7 @@ class Sessions(Database):
 
     async def shared_session(self, token: str) -> int | None:
         """The session a live (not revoked) share token opens."""
-        rows = await self._read("SELECT session_id FROM shares WHERE token = ? AND revoked IS NULL", (token,))
+        rows = await self._lookup("SELECT session_id FROM shares WHERE token = ? AND revoked IS NULL", (token,))
         return int(rows[0][0]) if rows else None
 
     async def shares(self, session_id: int) -> list[tuple[str, float, float | None]]:
