@@ -230,6 +230,19 @@ def test_a_directors_shorthand_or_own_act_gets_the_situations_first(replies: Rep
     assert replies.to_text(text).kind is Kind.SITUATIONS
 
 
+def test_a_post_written_after_the_event_gets_the_answer_first_even_from_a_director(replies: Replies) -> None:
+    """A forum post tells the whole hand and asks afterwards; nobody types one at the table, so even a director
+    asking whether their ruling was right wants the law first, with the chart a tap away."""
+    post = (
+        "Teams match last night. East opened 1NT and West bid 2C, which East forgot to alert. South passed, and "
+        "after the auction West said it was Stayman. I was called and ruled that the result stands because "
+        "South would have passed anyway. Do you agree with my ruling?"
+    )
+    reply = replies.to_text(post)
+    assert reply.kind is Kind.SUMMARY and reply.offers[0].label == "Walk me through it"
+    assert replies.to_text("I ruled that the result stands, director please").kind is not Kind.SUMMARY
+
+
 def test_players_and_directors_are_routed_apart(replies: Replies) -> None:
     """Written for this check: 30 players asking about their own situation, 25 directors' shorthand."""
     rows = [json.loads(line) for line in (DATA / "routing.jsonl").read_text(encoding="utf-8").splitlines()]
