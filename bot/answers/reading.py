@@ -77,6 +77,7 @@ class QuestionForms:
     asks: tuple[_Form, ...]
     own: tuple[_Form, ...]
     directing: tuple[_Form, ...]
+    post: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -88,12 +89,16 @@ class QuestionForms:
     def is_players_own(self, text: str) -> bool:
         """Whether a text told as an incident is a player asking about their own situation ("i bid out of turn,
         whats the penalty", "i doubled out of turn", "LHO put a 5th card on a trick, what now"): they want the
-        answer first, a director's shorthand ("LHO led out of turn") wants the chart."""
+        answer first, a director's shorthand ("LHO led out of turn") wants the chart. A post written after the
+        event (a forum question of several sentences) wants the answer whatever its words: nobody types one at
+        the table, even a director asking whether their ruling was right."""
         lowered = folded(text)
 
         def found(forms: tuple[_Form, ...]) -> bool:
             return any(f.pattern.search(lowered) for f in forms)
 
+        if found(self.post):
+            return True
         told = found(self.own) or (found(self.first_person) and found(self.asks))
         return told and not found(self.directing)
 
@@ -138,6 +143,7 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         forms("asks"),
         forms("own"),
         forms("directing"),
+        forms("post"),
     )
 
 
