@@ -2,10 +2,10 @@
 
 The bot says a situation is "likely" when the first candidate's score reaches LIKELY (bot/answers/replies.py),
 "possible" below it, and that it is not sure when the matcher finds nothing convincing. For each set kept
-out of the examples (tests/data/queries-indep-l, -m, -n, the blind set, and the two sets of real forum
-questions of issue 22, queries-real-holdout.jsonl and queries-real-holdout2.jsonl) this prints recall@1 /
-recall@3 and, per band of the first score, how many answers fell in it and how many of those were right
-(first law right; a right law among the first three).
+out of the examples (tests/data/queries-indep-l, -m, -n, the blind set, and any held-out set of real forum
+questions, tests/data/queries-real-*.jsonl) this prints recall@1 / recall@3 and, per band of the first score,
+how many answers fell in it and how many of those were right (first law right; a right law among the first
+three). The first three real held-out sets, once measured, became worked examples (real-forums-6, -7, -8).
 Usage: ``python bench/bench_calibration.py [FILE.jsonl ...]`` (default: those sets).
 """
 
@@ -21,8 +21,8 @@ from bot.matching.evaluate import evaluate
 from bot.matching.examples import Labelled, read_labelled
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-NAMES = ("indep-l", "indep-m", "indep-n", "blind", "real-holdout", "real-holdout2")
-SETS = tuple(DATA / f"queries-{name}.jsonl" for name in NAMES)
+NAMES = ("indep-l", "indep-m", "indep-n", "blind")
+SETS = (*(DATA / f"queries-{name}.jsonl" for name in NAMES), *sorted(DATA.glob("queries-real-*.jsonl")))
 FLOORS = (100.0, 80.0, 60.0, 0.0)  # bands of the first candidate's score, each named by what the bot calls it
 BANDS = tuple(
     (floor, f"{'likely' if floor >= LIKELY else 'possible'} {floor:.0f}" + (f"-{top - 1:.0f}" if top else ""))
