@@ -210,6 +210,13 @@ async def test_the_webhook_with_two_workers_takes_only_updates_with_the_secret(
             forged = standin.update(text_message(ann, chat, "/help"))
             for headers in ({HEADER: "wrong-secret-of-the-same-sort"}, {}):
                 assert (await http.post(url, json=forged, headers=headers)).status_code == 403
+            garbled = {HEADER: SECRET, "Content-Type": "application/json"}
+            assert (await http.post(url, content=b"{not json", headers=garbled)).status_code == 400
+            assert standin.webhook is not None
+            assert (standin.webhook["url"], standin.webhook["secret_token"]) == (
+                "https://bot.example.org/td-hook",
+                SECRET,
+            )
             chats = [private_chat(991 + n) for n in range(4)]
             for user, chat in chats:
                 update = standin.update(text_message(user, chat, "/law 64"))
