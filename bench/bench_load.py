@@ -168,6 +168,21 @@ def _cpu_seconds(pid: int) -> tuple[float, float]:
     return own, workers
 
 
+def _memory_mb(pid: int) -> float:
+    """The bot's proportional set size in MB: its process and its workers together, each shared page counted
+    once across them (from /proc/PID/smaps_rollup)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if stat.parent.name == str(pid) or fields[1] == str(pid):
+                rollup = (stat.parent / "smaps_rollup").read_text()
+                total += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")) / 1024
+        except (OSError, StopIteration):
+            continue
+    return total
+
+
 async def _settled(pid: int) -> None:
     """Wait until the bot has finished loading (its worked examples are read on a thread after it starts
     serving): its CPU time stops growing."""
@@ -248,6 +263,7 @@ async def run(
         (router, cpu), own, started = _cpu_seconds(process.pid), time.process_time(), time.perf_counter()
         await asyncio.gather(*(d.rule() for d in crowd))
         elapsed, after = time.perf_counter() - started, _cpu_seconds(process.pid)
+        memory = _memory_mb(process.pid)
         router, cpu = after[0] - router, after[1] - cpu
         if workers == 1:
             router, cpu = 0.0, router
@@ -274,6 +290,7 @@ async def run(
         "core_share": (cpu + router) / elapsed,
         "driver_ms_per_update": own * 1000 / max(1, tally.updates),
         "load": os.getloadavg()[0],
+        "memory_mb": memory,
     }
 
 
@@ -302,7 +319,7 @@ def report(result: dict[str, Any]) -> str:
         + (f" (its router {result['router_ms_per_update']:.1f} ms)" if result["router_ms_per_update"] else "")
         + f", stand-in and directors {result['driver_ms_per_update']:.1f} ms; "
         f"the bot had {result['core_share']:.0%} of a core, {1000 / result['cpu_ms_per_update']:.0f} updates/s on a "
-        f"whole one; load average {result['load']:.1f}]"
+        f"whole one; memory (PSS) after {result['memory_mb']:.0f} MB; load average {result['load']:.1f}]"
     )
 
 
