@@ -18,7 +18,16 @@ import pytest
 from botapi_standin import BotAPIStandIn, buttons, press, private_chat, text_message
 from hypothesis import given
 from hypothesis import strategies as st
-from test_webhook import HEADER, SECRET, bot_env, calls, free_port, listening, next_call
+from test_webhook import (
+    HEADER,
+    SECRET,
+    bot_env,
+    calls,
+    free_port,
+    listening,
+    next_call,
+    stop_with_updates_in_flight,
+)
 
 from bot.telegram.workers import shard
 
@@ -155,15 +164,7 @@ async def test_stopping_waits_for_every_workers_updates_and_confirms_them(
     standin: BotAPIStandIn, polling: asyncio.subprocess.Process
 ) -> None:
     workers = processes_of(polling.pid)
-    standin.delay = 0.4  # every Bot API call takes 0.4 s: the updates are still being answered at SIGTERM
-    chats = [private_chat(800 + n) for n in range(8)]
-    last = [standin.push(text_message(user, chat, "/help"))["update_id"] for user, chat in chats][-1]
-    while standin.handed_out < last:
-        await asyncio.sleep(0.01)
-    polling.send_signal(signal.SIGTERM)
-    assert await asyncio.wait_for(polling.wait(), 30) == 0
-    assert {int(c.params["chat_id"]) for c in standin.sent("sendMessage")} == {chat["id"] for _u, chat in chats}
-    assert standin.confirmed == last, "a restarted bot would take the answered updates again"
+    await stop_with_updates_in_flight(standin, polling, range(800, 808))
     assert await gone(workers)
 
 
