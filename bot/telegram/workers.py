@@ -83,8 +83,7 @@ def shard(update: Mapping[str, Any], workers: int) -> int:
 
 def run_workers(config: Config, token: str, workers: int) -> int:
     """Prepare the database, load the knowledge, fork ``workers`` workers and route updates to them until a
-    signal; the exit code is the first failing worker's, or 0."""
-
+    signal; the exit code is the first failing worker's, 1 if a worker ended unasked, or 0."""
     try:
         run_event_loop(_prepare(config, token))
     except StoreError as exc:
@@ -110,7 +109,6 @@ def run_workers(config: Config, token: str, workers: int) -> int:
 async def _prepare(config: Config, token: str) -> None:
     """Open the database once, so a migration runs once and a damaged or busy file stops the start; and ask
     Telegram who the bot is, so a refused token or no network stops it too, before any worker starts."""
-
     store = await Store.open(config.database)
     await store.close()
     async with Bot(token, base_url=config.api_url, request=AiohttpRequest(1), get_updates_request=AiohttpRequest(1)):
@@ -118,7 +116,7 @@ async def _prepare(config: Config, token: str) -> None:
 
 
 def _load() -> Loaded:
-
+    """The knowledge every worker shares, read whole (the worked examples too) before any worker is forked."""
     charts = load_charts()
     matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
     loaded = Loaded(charts, load_lawbook(), matcher)
@@ -131,7 +129,6 @@ def _load() -> Loaded:
 
 def _work(number: int, workers: int, channel: socket.socket, config: Config, token: str, loaded: Loaded) -> int:
     """A worker's life: the router's signals are the router's (it closes the channel to stop a worker)."""
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
@@ -195,6 +192,7 @@ class Router:
             self.stop.set()
 
     async def forward(self, updates: list[dict[str, Any]]) -> None:
+        """Write each update to its worker's channel, in the order given; wait while a channel is full."""
         touched = set()
         for update in updates:
             number = shard(update, len(self.writers))
@@ -212,7 +210,8 @@ class Router:
 
 
 async def _route(config: Config, token: str, channels: list[socket.socket], children: list[int]) -> int:
-
+    """Fetch and hand on updates until a signal or a lost worker; then close the channels and wait for every
+    worker to finish its updates and exit."""
     router = Router(channels)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
