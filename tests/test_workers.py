@@ -233,3 +233,20 @@ async def test_the_webhook_with_two_workers_takes_only_updates_with_the_secret(
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+@pytest.mark.slow
+async def test_a_refused_token_stops_the_start_with_one_line_before_any_worker_is_forked(
+    standin: BotAPIStandIn, tmp_path: Path
+) -> None:
+    env = {**bot_env(standin, tmp_path), "TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "bot", "telegram", "--workers", "2"),
+        env=env,
+        cwd=tmp_path,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    assert err.decode().strip() == "Telegram refused the token: check TELEGRAM_BOT_TOKEN with @BotFather."
