@@ -152,18 +152,28 @@ def _ruling_sent(call: Answered) -> bool:
     return call.method == "sendMessage" and any(data.startswith("rb:") for _l, data in buttons(call.result))
 
 
-def _cpu_seconds(pid: int) -> tuple[float, float]:
-    """CPU time of the bot: its own process's, and its worker processes' (with BOT_WORKERS above 1)."""
-    own = workers = 0.0
+def _bot_processes(pid: int) -> list[tuple[Path, list[str], bool]]:
+    """The bot's processes: its own and, with BOT_WORKERS above 1, its workers; each as its /proc folder, the
+    fields of its stat after the name, and whether it is the bot's own process."""
+    found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            found.append((stat.parent, fields, stat.parent.name == str(pid)))
+    return found
+
+
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU time of the bot: its own process's, and its worker processes' (with BOT_WORKERS above 1)."""
+    own = workers = 0.0
+    for _folder, fields, is_own in _bot_processes(pid):
         seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        if stat.parent.name == str(pid):
+        if is_own:
             own += seconds
-        elif fields[1] == str(pid):
+        else:
             workers += seconds
     return own, workers
 
@@ -172,12 +182,10 @@ def _memory_mb(pid: int) -> float:
     """The bot's proportional set size in MB: its process and its workers together, each shared page counted
     once across them (from /proc/PID/smaps_rollup)."""
     total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    for folder, _fields, _own in _bot_processes(pid):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if stat.parent.name == str(pid) or fields[1] == str(pid):
-                rollup = (stat.parent / "smaps_rollup").read_text()
-                total += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")) / 1024
+            rollup = (folder / "smaps_rollup").read_text()
+            total += next(int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")) / 1024
         except (OSError, StopIteration):
             continue
     return total
