@@ -19,7 +19,7 @@ from bot.logs import configure_logging
 from bot.store import Store, StoreError
 
 if TYPE_CHECKING:
-    from telegram.ext import Application, Updater
+    from telegram.ext import Application
 
     from bot.dialogs import Chart
     from bot.laws import LawBook
@@ -47,7 +47,15 @@ async def serve(config: Config, token: str) -> int:
             await register_commands(app.bot)
             assert app.updater is not None
             if config.webhook_url:
-                await start_webhook(app.updater, config)
+                await app.updater.start_webhook(
+                    listen=config.listen,
+                    port=config.port,
+                    url_path=urlparse(config.webhook_url).path.lstrip("/"),
+                    webhook_url=config.webhook_url,
+                    secret_token=config.secret_token,
+                    drop_pending_updates=False,
+                )
+                log.info("webhook listening on %s:%s", config.listen, config.port)
             else:
                 await app.updater.start_polling(drop_pending_updates=False)
                 log.info("long polling started")
@@ -83,7 +91,7 @@ async def running(
     front = TelegramFrontEnd(Dialogs(store, charts), book, matcher, admins)
     rate = config.flood_limit if max_rate is None else max_rate
     app = build_application(token, front, base_url=config.api_url, max_rate=rate, fetches=fetches)
-    heartbeat = asyncio.create_task(beat(store, config.heartbeat_seconds))
+    heartbeat = asyncio.create_task(_beat(store, config.heartbeat_seconds))
     try:
         async with app:
             await app.start()
@@ -94,20 +102,7 @@ async def running(
         await store.close()
 
 
-async def start_webhook(updater: Updater, config: Config) -> None:
-    """python-telegram-bot's webhook server at the configured address; it tells Telegram the URL and secret."""
-    await updater.start_webhook(
-        listen=config.listen,
-        port=config.port,
-        url_path=urlparse(config.webhook_url or "").path.lstrip("/"),
-        webhook_url=config.webhook_url,
-        secret_token=config.secret_token,
-        drop_pending_updates=False,
-    )
-    log.info("webhook listening on %s:%s", config.listen, config.port)
-
-
-async def beat(store: Store, seconds: float) -> None:
+async def _beat(store: Store, seconds: float) -> None:
     """Record every few seconds that the bot is alive and its database writable (for `health`)."""
     while True:
         try:
