@@ -158,6 +158,16 @@ async def test_two_workers_share_the_chats_each_answered_in_order_through_to_a_r
     else:
         pytest.fail("no ruling after 20 answers")
 
+    standin.push(text_message(ann, chat, "/settings"))  # a worker leaves a pressed message's keyboard unread
+    settings = (await next_call(standin, 950, "sendMessage")).result
+    player = next(data for label, data in buttons(settings) if label.startswith("Player"))
+    standin.push(press(ann, settings, player))
+    standin.push(press(ann, settings, player))  # the same again: nothing to edit
+    standin.push(text_message(ann, chat, "/law 12"))  # answered after both presses are done
+    await next_call(standin, 950, "sendMessage")
+    edits = [c for c in standin.sent("editMessageText") if "How should I answer" in str(c.params["text"])]
+    assert [int(c.params["chat_id"]) for c in edits] == [950]
+
 
 @pytest.mark.slow
 async def test_stopping_waits_for_every_workers_updates_and_confirms_them(

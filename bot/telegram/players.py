@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.answers import MODE_KEY, MODES
@@ -57,17 +57,11 @@ class PlayerHandlers:
         mode = press.mode
         if mode not in MODES:
             return "That setting does not exist."
+        chosen = await self.mode(update)
         await self.front.dialogs.store.set_setting(self.front.owner(update), MODE_KEY, mode)
         notice = f"Saved: {MODE_LABELS[mode]}"
         answer_now(notice)  # ahead of the edit
         message = self.front.pressed_message(update)
-        if message is not None and not _shows_chosen(message, press):  # else Telegram refuses: "not modified"
+        if message is not None and mode != chosen:  # the same mode again: Telegram would refuse, "not modified"
             await self.front.edit(message, *self._settings(mode))
         return notice
-
-
-def _shows_chosen(message: Message, press: Mode) -> bool:
-    """Whether the settings message already marks this mode as the chosen one."""
-    rows = message.reply_markup.inline_keyboard if message.reply_markup else ()
-    data = press.encode()
-    return any(button.text.startswith("✅") and button.callback_data == data for row in rows for button in row)
