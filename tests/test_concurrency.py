@@ -250,17 +250,14 @@ async def test_the_ruling_goes_out_with_the_edit_that_closes_the_last_question(s
     last = await _at_the_last_question(store, 9)
     api = SlowBotAPI(lambda method, _params: 0.3 if method in ("editMessageText", "sendMessage") else 0.0)
     app = await running(store, api)
-    started = time.perf_counter()
     await feed(app, last)
-    took = time.perf_counter() - started
     await app.stop()
     await app.shutdown()
     edges = [(edge, method) for edge, method, _params in api.timeline if method != "answerCallbackQuery"]
-    assert edges.index(("begin", "sendMessage")) < edges.index(("end", "editMessageText"))
+    assert edges.index(("begin", "sendMessage")) < edges.index(("end", "editMessageText"))  # one round trip, not two
     (ruling,) = api.sent("sendMessage")
     assert "Ruling — Demo of every node kind" in ruling.params["text"]
     assert "answered — the ruling follows" in api.sent("editMessageText")[0].params["text"]
-    assert took < 0.55  # one round trip of 0.3 s, not two
 
 
 async def test_a_refused_closing_edit_sends_nothing_in_its_place(store: Store) -> None:
