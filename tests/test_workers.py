@@ -168,6 +168,14 @@ async def test_two_workers_share_the_chats_each_answered_in_order_through_to_a_r
     edits = [c for c in standin.sent("editMessageText") if "How should I answer" in str(c.params["text"])]
     assert [int(c.params["chat_id"]) for c in edits] == [950]
 
+    bob, group = {"id": 961, "is_bot": False, "first_name": "Bob"}, {"id": -960, "type": "group", "title": "club"}
+    standin.push(text_message(bob, group, "/charts"))  # in a group the listing quotes Bob's message, and the
+    offers = (await next_call(standin, -960, "sendMessage")).result  # question his press starts quotes the listing
+    situation = next(data for _label, data in buttons(offers) if data.startswith(("s:", "o:c:")))
+    standin.push(press(bob, offers, situation))
+    _answered, question = await calls(standin, -960, "answerCallbackQuery", "sendMessage")
+    assert question.params["reply_parameters"]["message_id"] == offers["message_id"]
+
 
 @pytest.mark.slow
 async def test_stopping_waits_for_every_workers_updates_and_confirms_them(
