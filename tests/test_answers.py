@@ -234,6 +234,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("how much do we get for going two down doubled not vulnerable?", "scoring-undertricks", "77"),
         ("what is the penalty for a revoke?", "revoke-penalty", "64A1"),  # the transfers first, not the definition
         ("do we have to make the opening lead face down?", "opening-lead-face-down", "41A"),
+        ("when is a revoke established?", "revoke-established", "63A1"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -249,7 +250,7 @@ def test_a_question_stating_a_special_case_gets_its_answer_first(
 
 @pytest.mark.parametrize(
     ("question", "law"),
-    [("when is a revoke established?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
+    [("what if someone revokes?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
 )
 def test_a_question_without_the_special_conditions_gets_the_general_summary(
     answers: Answers, question: str, law: int
