@@ -22,11 +22,12 @@ from bot.laws.summaries import (
     load_law_summaries,
     read_cases,
     read_concepts,
+    read_general_laws,
     summary_problems,
     unnamed_concepts,
 )
 from bot.laws.wording import wording_problems
-from bot.matching import build_matcher, chart_entries
+from bot.matching import Candidate, build_matcher, chart_entries
 from bot.store import Store
 from bot.terminal import TerminalChat
 
@@ -338,6 +339,28 @@ def test_a_case_is_taken_only_when_the_matcher_backs_it(tmp_path: Path) -> None:
     assert backed(dummy, "can dummy call the director?", [27, 25, 16])  # its topic named in words
     assert backed(dummy, "can he call the director?", [27, 9, 16])  # a law it cites ranked second
     assert not backed(dummy, "can he call the director?", [27, 25, 9])
+
+
+def test_a_long_post_gets_the_law_it_names_over_a_general_first_law(answers: Answers, tmp_path: Path) -> None:
+    """A forum post tells a whole story, so the matcher may rank first Law 16 for "partner", "bid" and "pass"
+    when the post names its irregularity further down: the named law among the next two is answered instead."""
+    post = (
+        "North opened 2H. West, who had not seen the opening, bid 2C and I was called to the table. That is an "
+        "insufficient bid and she could not think of a comparable call, so I said she could pass but her partner "
+        "would then have to pass. Was I right?"
+    )
+    assert answers.forms.is_post(post) and not answers.forms.is_post("partner bid 2C over 2H, insufficient")
+
+    def law(number: int) -> Candidate:
+        return Candidate(number, "", (), 90.0, ())
+
+    assert answers.named_over_general(post, (law(16), law(20), law(27))) == law(27)
+    assert answers.named_over_general(post + " Partner had hesitated.", (law(16), law(27))) is None  # 16 named
+    assert answers.named_over_general(post, (law(64), law(27))) is None  # a first law that is not general
+    assert answers.named_over_general(post, (law(16), law(20), law(79), law(27))) is None  # named too far down
+    (tmp_path / "general.yaml").write_text('edition: "2017"\ngeneral: [16]\nnamed: {27: "insufficient"}\n')
+    with pytest.raises(KnowledgeError, match="'named' maps a law number"):
+        read_general_laws(tmp_path)
 
 
 @pytest.mark.parametrize(
