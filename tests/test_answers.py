@@ -363,6 +363,21 @@ def test_a_long_post_gets_the_law_it_names_over_a_general_first_law(answers: Ans
         read_general_laws(tmp_path)
 
 
+def test_a_law_named_by_number_is_answered_when_the_matcher_ranks_it(answers: Answers) -> None:
+    """A poster who names the law ("under Law 24B", "L82C") asks about it, even when the story's words rank
+    another law first; a law named that the matcher does not rank at all is not taken on the number alone."""
+    text = "Partner must pass for one round under Law 24B. Can I change my last call to place the contract?"
+    assert answers.forms.laws_cited(text) == [24]
+    assert answers.forms.laws_cited("the TD applied L82C, not l25a") == [82, 25]
+
+    def law(number: int) -> Candidate:
+        return Candidate(number, "", (), 90.0, ())
+
+    assert answers.cited(text, (law(25), law(21), law(24))) == law(24)
+    assert answers.cited(text, (law(25), law(21))) is None
+    assert answers.cited("can I change my last call?", (law(25), law(24))) is None
+
+
 @pytest.mark.parametrize(
     ("question", "case"),
     [

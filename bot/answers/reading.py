@@ -88,6 +88,7 @@ class QuestionForms:
     own: tuple[_Form, ...]
     directing: tuple[_Form, ...]
     post: tuple[_Form, ...]
+    cites: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -116,6 +117,11 @@ class QuestionForms:
         """Whether a text is a post written after the event (several sentences), not a message from the table."""
         lowered = folded(text)
         return any(f.pattern.search(lowered) for f in self.post)
+
+    def laws_cited(self, text: str) -> list[int]:
+        """The laws a text names by number ("Law 24B", "L82C"), in the order named."""
+        lowered = folded(text)
+        return [int(m.group("law")) for form in self.cites for m in form.pattern.finditer(lowered)]
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
@@ -159,6 +165,7 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         forms("own"),
         forms("directing"),
         forms("post"),
+        forms("cites"),
     )
 
 
@@ -211,8 +218,16 @@ class Answers:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
-        first = self.named_over_general(text, result.candidates) if self.forms.is_post(text) else None
+        first = self.cited(text, result.candidates)
+        if first is None and self.forms.is_post(text):
+            first = self.named_over_general(text, result.candidates)
         return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
+
+    def cited(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """The first law the text names by number that the matcher also ranks, if any: "under Law 24B, shall I
+        change my call?" is about Law 24 even when the story's words rank Law 25 first."""
+        ranked = {c.law: c for c in candidates}
+        return next((ranked[law] for law in self.forms.laws_cited(text) if law in ranked), None)
 
     def named_over_general(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """For a long post: a law among the matcher's next few that the post names ("insufficient"), when the
