@@ -22,11 +22,12 @@ from bot.laws.summaries import (
     load_law_summaries,
     read_cases,
     read_concepts,
+    read_general_laws,
     summary_problems,
     unnamed_concepts,
 )
 from bot.laws.wording import wording_problems
-from bot.matching import build_matcher, chart_entries
+from bot.matching import Candidate, build_matcher, chart_entries
 from bot.store import Store
 from bot.terminal import TerminalChat
 
@@ -234,6 +235,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("how much do we get for going two down doubled not vulnerable?", "scoring-undertricks", "77"),
         ("what is the penalty for a revoke?", "revoke-penalty", "64A1"),  # the transfers first, not the definition
         ("do we have to make the opening lead face down?", "opening-lead-face-down", "41A"),
+        ("when is a revoke established?", "revoke-established", "63A1"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -249,7 +251,7 @@ def test_a_question_stating_a_special_case_gets_its_answer_first(
 
 @pytest.mark.parametrize(
     ("question", "law"),
-    [("when is a revoke established?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
+    [("what if someone revokes?", 61), ("what happens if partner hesitates?", 16), ("can I claim?", 68)],
 )
 def test_a_question_without_the_special_conditions_gets_the_general_summary(
     answers: Answers, question: str, law: int
@@ -337,6 +339,43 @@ def test_a_case_is_taken_only_when_the_matcher_backs_it(tmp_path: Path) -> None:
     assert backed(dummy, "can dummy call the director?", [27, 25, 16])  # its topic named in words
     assert backed(dummy, "can he call the director?", [27, 9, 16])  # a law it cites ranked second
     assert not backed(dummy, "can he call the director?", [27, 25, 9])
+
+
+def test_a_long_post_gets_the_law_it_names_over_a_general_first_law(answers: Answers, tmp_path: Path) -> None:
+    """A forum post tells a whole story, so the matcher may rank first Law 16 for "partner", "bid" and "pass"
+    when the post names its irregularity further down: the named law among the next two is answered instead."""
+    post = (
+        "North opened 2H. West, who had not seen the opening, bid 2C and I was called to the table. That is an "
+        "insufficient bid and she could not think of a comparable call, so I said she could pass but her partner "
+        "would then have to pass. Was I right?"
+    )
+    assert answers.forms.is_post(post) and not answers.forms.is_post("partner bid 2C over 2H, insufficient")
+
+    def law(number: int) -> Candidate:
+        return Candidate(number, "", (), 90.0, ())
+
+    assert answers.named_over_general(post, (law(16), law(20), law(27))) == law(27)
+    assert answers.named_over_general(post + " Partner had hesitated.", (law(16), law(27))) is None  # 16 named
+    assert answers.named_over_general(post, (law(64), law(27))) is None  # a first law that is not general
+    assert answers.named_over_general(post, (law(16), law(20), law(79), law(27))) is None  # named too far down
+    (tmp_path / "general.yaml").write_text('edition: "2017"\ngeneral: [16]\nnamed: {27: "insufficient"}\n')
+    with pytest.raises(KnowledgeError, match="'named' maps a law number"):
+        read_general_laws(tmp_path)
+
+
+def test_a_law_named_by_number_is_answered_when_the_matcher_ranks_it(answers: Answers) -> None:
+    """A poster who names the law ("under Law 24B", "L82C") asks about it, even when the story's words rank
+    another law first; a law named that the matcher does not rank at all is not taken on the number alone."""
+    text = "Partner must pass for one round under Law 24B. Can I change my last call to place the contract?"
+    assert answers.forms.laws_cited(text) == [24]
+    assert answers.forms.laws_cited("the TD applied L82C, not l25a") == [82, 25]
+
+    def law(number: int) -> Candidate:
+        return Candidate(number, "", (), 90.0, ())
+
+    assert answers.cited(text, (law(25), law(21), law(24))) == law(24)
+    assert answers.cited(text, (law(25), law(21))) is None
+    assert answers.cited("can I change my last call?", (law(25), law(24))) is None
 
 
 @pytest.mark.parametrize(

@@ -23,13 +23,23 @@ from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import Glossary, Term, load_glossary
 from bot.laws.lint import cross_refs
 from bot.laws.refs import law_number
-from bot.laws.summaries import Case, Summary, find_case, folded, load_cases, load_law_summaries
+from bot.laws.summaries import (
+    Case,
+    GeneralLaws,
+    Summary,
+    find_case,
+    folded,
+    load_cases,
+    load_general_laws,
+    load_law_summaries,
+)
 from bot.matching import Candidate, Matcher, MatchResult
 
 MODES = ("auto", "player", "director")  # a user's setting: by how the text reads, always summary, always chart
 MODE_KEY = "answers"
 RELATED = 6  # topics offered under "Related"
 BACKING = 2  # a special case needs its law, or a law it cites, among the matcher's first this many laws
+NAMED = 3  # a long post's first law, if general and not named, gives way to one it names among this many
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +88,7 @@ class QuestionForms:
     own: tuple[_Form, ...]
     directing: tuple[_Form, ...]
     post: tuple[_Form, ...]
+    cites: tuple[_Form, ...]
 
     def intent(self, text: str) -> str:
         """ "question" when the text reads as a general question about the rules, else "incident"."""
@@ -97,10 +108,20 @@ class QuestionForms:
         def found(forms: tuple[_Form, ...]) -> bool:
             return any(f.pattern.search(lowered) for f in forms)
 
-        if found(self.post):
+        if self.is_post(text):
             return True
         told = found(self.own) or (found(self.first_person) and found(self.asks))
         return told and not found(self.directing)
+
+    def is_post(self, text: str) -> bool:
+        """Whether a text is a post written after the event (several sentences), not a message from the table."""
+        lowered = folded(text)
+        return any(f.pattern.search(lowered) for f in self.post)
+
+    def laws_cited(self, text: str) -> list[int]:
+        """The laws a text names by number ("Law 24B", "L82C"), in the order named."""
+        lowered = folded(text)
+        return [int(m.group("law")) for form in self.cites for m in form.pattern.finditer(lowered)]
 
     def term(self, text: str) -> str | None:
         """The term in "what is a penalty card?" (whether the glossary knows it is the caller's business)."""
@@ -144,6 +165,7 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         forms("own"),
         forms("directing"),
         forms("post"),
+        forms("cites"),
     )
 
 
@@ -164,6 +186,7 @@ class Answers:
         glossary: Glossary,
         forms: QuestionForms,
         cases: tuple[Case, ...] = (),
+        general: GeneralLaws | None = None,
     ) -> None:
         self.book = book
         self.charts = charts
@@ -172,6 +195,7 @@ class Answers:
         self.glossary = glossary
         self.forms = forms
         self.cases = cases
+        self.general = general or GeneralLaws()
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
         """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
@@ -194,7 +218,25 @@ class Answers:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
-        return Reading(intent, result, self.topic_for(result.candidates[0]), None)
+        first = self.cited(text, result.candidates)
+        if first is None and self.forms.is_post(text):
+            first = self.named_over_general(text, result.candidates)
+        return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
+
+    def cited(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """The first law the text names by number that the matcher also ranks, if any: "under Law 24B, shall I
+        change my call?" is about Law 24 even when the story's words rank Law 25 first."""
+        ranked = {c.law: c for c in candidates}
+        return next((ranked[law] for law in self.forms.laws_cited(text) if law in ranked), None)
+
+    def named_over_general(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """For a long post: a law among the matcher's next few that the post names ("insufficient"), when the
+        first is a general law it does not name (Law 16 from "partner", "bid", "pass"); None to keep the first."""
+        lowered = folded(text)
+        first = candidates[0]
+        if first.law not in self.general.laws or self.general.names(first.law, lowered):
+            return None
+        return next((c for c in candidates[1:NAMED] if self.general.names(c.law, lowered)), None)
 
     def topic_for(self, candidate: Candidate) -> Topic | None:
         """The summary to show for a candidate: the chart that is about its law first (a claim question gets
@@ -272,4 +314,13 @@ def backed(case: Case, text: str, ranked: list[int]) -> bool:
 
 def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) -> Answers:
     """The answers service over the process-wide knowledge base."""
-    return Answers(book, charts, matcher, load_law_summaries(), load_glossary(), load_question_forms(), load_cases())
+    return Answers(
+        book,
+        charts,
+        matcher,
+        load_law_summaries(),
+        load_glossary(),
+        load_question_forms(),
+        load_cases(),
+        load_general_laws(),
+    )

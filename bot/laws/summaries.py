@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -195,6 +195,46 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
 def load_cases() -> tuple[Case, ...]:
     """The process-wide special cases, read once."""
     return read_cases()
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralLaws:
+    """Laws whose words every story has (Law 16 for "partner" and "bid", Law 12 for "score"), and for each law the
+    terms that name its irregularity ("insufficient" for Law 27): a long post whose first law is a general one it
+    does not name is answered by a law among the next ones that it names (``Answers.read``)."""
+
+    laws: frozenset[int] = frozenset()
+    named: Mapping[int, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
+
+    def names(self, law: int, lowered: str) -> bool:
+        return any(p.search(lowered) for p in self.named.get(law, ()))
+
+
+def read_general_laws(directory: Path = CASES_DIR) -> GeneralLaws:
+    """The ``general`` laws and their ``named`` terms, from the YAML files in ``directory`` that have them."""
+    laws: set[int] = set()
+    named: dict[int, tuple[re.Pattern[str], ...]] = {}
+    for file in sorted(directory.glob("*.yaml")):
+        document = read_yaml(file) or {}
+        if "general" not in document:
+            continue
+        raw_laws, raw_named = document["general"], document.get("named") or {}
+        if not isinstance(raw_laws, list) or not all(isinstance(n, int) for n in raw_laws):
+            raise KnowledgeError(f"{file.name}: 'general' is a list of law numbers")
+        if not isinstance(raw_named, dict) or not all(isinstance(v, list) and v for v in raw_named.values()):
+            raise KnowledgeError(f"{file.name}: 'named' maps a law number to its list of expressions")
+        laws.update(raw_laws)
+        try:
+            named.update({int(law): tuple(re.compile(str(e)) for e in found) for law, found in raw_named.items()})
+        except (re.error, ValueError) as exc:
+            raise KnowledgeError(f"{file.name}: 'named': {exc}") from exc
+    return GeneralLaws(frozenset(laws), named)
+
+
+@cache
+def load_general_laws() -> GeneralLaws:
+    """The process-wide general laws, read once."""
+    return read_general_laws()
 
 
 def folded(text: str) -> str:
