@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 from conftest import FIXTURES
@@ -93,6 +95,28 @@ async def test_a_chart_started_from_a_description_skips_what_it_says(real: Dialo
     assert screen.from_description == ()
     screen = await real.answer("t:1", screen.session_id, 2, "no")
     assert screen.node_id == "began-spreading"
+
+
+async def test_a_session_and_the_answers_its_description_gave_are_stored_together(
+    real: Dialogs, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One transaction: a crash or a full disk can never leave a session whose start is stored without the
+    answers its first screen showed as taken from the description."""
+    writes: list[int] = []
+    write = store._write
+
+    async def counted(statements: Any) -> int | None:
+        writes.append(len(statements))
+        return await write(statements)
+
+    monkeypatch.setattr(store, "_write", counted)
+    screen = await real.start("t:1", OLOOT, description="The wrong defender led; declarer hasn't accepted yet")
+    assert len(writes) == 1
+    with sqlite3.connect(store.path) as other:  # as another process reads the file
+        kinds = other.execute("SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (screen.session_id,))
+        assert [kind for (kind,) in kinds] == ["start", "answer"]
+        (step,) = other.execute("SELECT step FROM sessions WHERE id = ?", (screen.session_id,)).fetchone()
+    assert step == screen.step == 1
 
 
 async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store: Store) -> None:

@@ -206,13 +206,13 @@ class Dialogs:
         if kept:
             start["settings"] = kept
         walk = self.engine.begin(chart_id, settings=settings_from(kept))
-        session_id = await self.store.create_session(owner, chat, chart_id, chart.version, start, _position(walk))
         prefilled = self._prefill(walk, start)
-        if not prefilled:
-            return self._screen(session_id, chart, walk, settings_from(kept))
-        row = await self.store.session(session_id)
-        assert row is not None
-        return await self._record(row, await self.store.events(session_id), walk, prefilled)
+        if prefilled:
+            prefilled += self._marks(walk)
+        session_id = await self.store.create_session(
+            owner, chat, chart_id, chart.version, start, _position(walk), prefilled
+        )  # with the answers the description gave, in one transaction
+        return self._screen(session_id, chart, walk, settings_from(kept))
 
     def _named_settings(self, chart_id: str) -> frozenset[str]:
         """The regulations the chart's questions and rulings name (a ruling's ``when`` keyed on one), and those
@@ -424,22 +424,10 @@ class Dialogs:
     async def _record(
         self, row: SessionRow, events: list[Event], walk: Walk, new: list[tuple[str, dict[str, Any]]]
     ) -> Screen:
-        """Store the action, plus a marker when the session parks or ends (the record's timestamps)."""
+        """Store the action, plus a marker when the session parks or ends (see ``_marks``)."""
         if row.status == Status.CANCELLED:
             raise DialogError(f"Session {row.id} was cancelled; start the chart again.")
-        if walk.parked:
-            new.append((EventKind.PARK, {"node": walk.node.id}))
-        elif walk.finished:
-            new.append(
-                (
-                    "ruling",
-                    {
-                        "rulings": [f"{r.chart}/{r.node}" for r in walk.rulings],
-                        "texts": list(outcome_texts(walk)),
-                        "laws": list(self.engine.ruling_laws(walk)),
-                    },
-                )
-            )
+        new += self._marks(walk)
         try:
             await self.store.append(row.id, len(events), new, _position(walk))
         except Conflict as exc:
@@ -447,6 +435,16 @@ class Dialogs:
             raise Stale("Another answer was stored first.", now) from exc
         self._keep(row, len(events) + len(new), walk)
         return self._view(row, walk, events)
+
+    def _marks(self, walk: Walk) -> list[tuple[str, dict[str, Any]]]:
+        """The marker stored when the session parks or ends: the record's timestamps, and the ruling as given."""
+        if walk.parked:
+            return [(EventKind.PARK, {"node": walk.node.id})]
+        if walk.finished:
+            rulings = [f"{r.chart}/{r.node}" for r in walk.rulings]
+            laws = list(self.engine.ruling_laws(walk))
+            return [("ruling", {"rulings": rulings, "texts": list(outcome_texts(walk)), "laws": laws})]
+        return []
 
     def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
         """The screen of a loaded session, with the regulations it was started with and its polls' results."""

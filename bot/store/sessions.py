@@ -38,10 +38,19 @@ class Sessions(Database):
     """Each ruling's session: its row, its append-only log, and its share links."""
 
     async def create_session(
-        self, owner: str, chat: str | None, chart_id: str, chart_version: int, start: dict[str, Any], at: Position
+        self,
+        owner: str,
+        chat: str | None,
+        chart_id: str,
+        chart_version: int,
+        start: dict[str, Any],
+        at: Position,
+        then: Sequence[tuple[str, dict[str, Any]]] = (),
     ) -> int:
-        """A new session with its start event, in one transaction."""
+        """A new session with its start event and the events that follow it at once (the answers its description
+        gave), in one transaction; ``at`` is where the session stands after them."""
         now = time.time()
+        events = [Event(seq, kind, data, now) for seq, (kind, data) in enumerate([(EventKind.START, start), *then])]
         session_id = await self._write(
             [
                 (
@@ -49,15 +58,18 @@ class Sessions(Database):
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (owner, chat, chart_id, chart_version, at.status, at.step, at.node, now, now),
                 ),
-                (
-                    "INSERT INTO events (session_id, seq, kind, data, at) VALUES (last_insert_rowid(), 0, ?, ?, ?)",
-                    (EventKind.START, json.dumps(start, sort_keys=True), now),
+                *(  # the events table has no rowid: last_insert_rowid() stays the session's
+                    (
+                        "INSERT INTO events (session_id, seq, kind, data, at) VALUES (last_insert_rowid(), ?, ?, ?, ?)",
+                        (event.seq, event.kind, json.dumps(event.data, sort_keys=True), now),
+                    )
+                    for event in events
                 ),
             ]
         )
         assert session_id is not None
         row = SessionRow(session_id, owner, chat, chart_id, chart_version, at.status, at.step, at.node, now, now)
-        self._remember(row, [Event(0, EventKind.START, start, now)])
+        self._remember(row, events)
         return session_id
 
     async def append(
