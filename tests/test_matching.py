@@ -39,13 +39,13 @@ FLOORS = {
     "holdout2": (0.92, 0.96),
     "indep-a": (0.88, 0.96),
     "indep-b": (0.84, 0.94),
-    "indep-c": (0.71, 0.86),
+    "indep-c": (0.75, 0.86),  # raised with the weighted naive Bayes (2026-11-26): 0.788 / 0.912
     "indep-d": (0.84, 0.93),
     "indep-e": (0.67, 0.80),
-    "indep-f": (0.68, 0.86),
+    "indep-f": (0.74, 0.86),  # the same: 0.771 / 0.886
     "indep-g": (0.80, 0.89),
     "indep-h": (0.71, 0.85),
-    "indep-i": (0.76, 0.89),
+    "indep-i": (0.77, 0.89),  # the same: 0.787 / 0.914
     "indep-j": (0.84, 0.91),
     "indep-k": (0.66, 0.80),
     "indep-l": (0.82, 0.95),
@@ -53,13 +53,13 @@ FLOORS = {
     "indep-n": (0.81, 0.94),
     "real-forums": (0.57, 0.80),
     "real-forums-2": (0.53, 0.74),
-    "real-forums-3": (0.56, 0.78),  # its first run, left out: 0.609 / 0.826
+    "real-forums-3": (0.60, 0.78),  # its first run, left out: 0.609 / 0.826; weighted naive Bayes 0.652 / 0.826
     "real-forums-4": (0.55, 0.73),  # first run, left out (with -5 among the examples): 0.600 / 0.778
-    "real-forums-5": (0.57, 0.84),  # first run, left out (with -4 among the examples): 0.622 / 0.889
+    "real-forums-5": (0.60, 0.84),  # first run, left out (with -4 among the examples): 0.622 / 0.889; now 0.667 / 0.911
     "real-forums-6": (0.62, 0.81),  # the spent held-out sets as examples, each left out on its first run
-    "real-forums-7": (0.42, 0.55),  # as one: 0.674 / 0.860, 0.467 / 0.600 and 0.591 / 0.795 (their held-out
-    "real-forums-8": (0.54, 0.75),  # runs, as never-examples: 0.605 / 0.861, 0.567 / 0.667 and 0.636 / 0.841)
-}
+    "real-forums-7": (0.45, 0.58),  # as one: 0.674 / 0.860, 0.467 / 0.600 and 0.591 / 0.795 (their held-out
+    "real-forums-8": (0.60, 0.78),  # runs, as never-examples: 0.605 / 0.861, 0.567 / 0.667 and 0.636 / 0.841)
+}  # -7 and -8 raised with the weighted naive Bayes (2026-11-26): 0.500 / 0.633 and 0.659 / 0.841
 
 
 @pytest.fixture(scope="module")

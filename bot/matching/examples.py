@@ -7,7 +7,9 @@ both over the query's tokens and adjacent token pairs as the matcher normalises 
 
 - nearest examples (BM25 over the example texts): the laws of the ten most similar examples, each weighted
   by its similarity to the best;
-- naive Bayes per law: how typical the query's words are of the law's examples taken together.
+- naive Bayes per law: how typical the query's words are of the law's examples taken together, each example
+  read as its features' weights (log count × IDF) and weighing one in all, so a long forum post does not
+  outweigh ten short messages.
 
 Neither decides alone: they add a bounded number of points to the phrase scores, and a result the
 phrases found weak is given only when both agree with the first-ranked law (``bot.matching.matcher._agreed``).
@@ -33,7 +35,7 @@ from bot.matching.normalise import THAI, clean, thai_key
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
 NEAREST = 10  # examples that vote
 TELLING = 16  # the query's rarest features that find the nearest examples
-SMOOTHING = 0.1  # naive Bayes: pseudo-count of a feature a law's examples never used
+SMOOTHING = 0.01  # naive Bayes: pseudo-weight of a feature a law's examples never used (an example weighs 1)
 NEAREST_SHARE = 0.5  # the nearest examples' part of the examples' say; naive Bayes has the rest
 
 
@@ -133,10 +135,18 @@ class ExampleVotes:
         # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway
         # ("card", "bid" and "partner" are in hundreds of examples and barely tell them apart).
         self.spread = self.nearest.frequency
+        # Naive Bayes learns each example as its features' weights, not their raw counts (Rennie et al., 2003):
+        # a repeated feature counts as log(1 + n), a feature common to many examples counts less (its IDF),
+        # and each example weighs one in all (unit length), so a long forum post no longer outweighs ten
+        # short messages in its law's counts. A query's features still count once each (weighing them too
+        # made chatter with one rare word firm). Real posts +6 / +3, the written sets +46 / +13 (RESULTS.md).
+        self.weight = {f: math.log(len(self.examples) / n) for f, n in self.spread.items()}
         counts: dict[int, Counter[str]] = {}
         for index, example in enumerate(self.examples):
+            weighted = self._weighted(documents[index])
+            length = math.sqrt(sum(w * w for w in weighted.values())) or 1.0
             for law in example.laws:
-                counts.setdefault(law, Counter()).update(documents[index])
+                counts.setdefault(law, Counter()).update({f: w / length for f, w in weighted.items()})
         vocabulary = {feature for counted in counts.values() for feature in counted}
         # log P(feature | law) = log(count + s) - log(total + s·V): kept as the part every unseen feature
         # shares (per law) and, for the features a law's examples used, what they add above it.
@@ -148,6 +158,10 @@ class ExampleVotes:
         for law, counted in counts.items():
             for feature, count in counted.items():
                 self.seen.setdefault(feature, []).append((law, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
+
+    def _weighted(self, found: Counter[str]) -> dict[str, float]:
+        """An example's features as naive Bayes learns them: log(1 + count) × the feature's IDF over the examples."""
+        return {f: math.log1p(n) * self.weight.get(f, 0.0) for f, n in found.items()}
 
     def votes(self, tokens: list[str], text: str) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""

@@ -63,7 +63,9 @@ UNKNOWN = 1.2  # weight of a query word the knowledge base does not know (it low
 SCALE = 3.0  # evidence at which confidence reaches 63% of its ceiling
 BROAD = 30.0  # points the broad BM25 signal adds to the law it favours most
 LIKE = 30.0  # points the worked examples add to the law they favour most (see bot.matching.examples)
-AGREED = 0.5  # naive Bayes probability with which the examples vouch for a weak phrase match (see _agreed)
+# Naive Bayes probability with which the examples vouch for a weak phrase match (see _agreed): 0.5 until naive
+# Bayes learned weighted examples, which made it firmer ("the air conditioning is broken" was vouched for, Law 78).
+AGREED = 0.7
 ACTORS = frozenset({"dummy", "declarer", "defender", "partner", "opponent", "lho", "rho"})
 UNBOUND = 0.3  # share of its weight a phrase's leading actor keeps when the query puts it beside none of its words
 PHRASED, PLAIN, PRINTED = 3.0, 2.0, 1.0  # BM25 weight of a word in a law's phrases, plain words, printed text
