@@ -91,6 +91,9 @@ class Description:
         self.negations = negations or load_negations()
         self.words = words(text)
         self._clause = self._clauses()
+        self._at: dict[str, list[int]] = {}  # where each word stands: a cue is looked for only where it can start
+        for index, word in enumerate(self.words):
+            self._at.setdefault(word, []).append(index)
 
     def _clauses(self) -> tuple[int, ...]:
         """For each word, where its clause starts (after punctuation or a word such as "but")."""
@@ -121,7 +124,8 @@ class Description:
             for option, phrases in cues.items()
             for phrase in phrases
             if (needle := _needle(phrase))
-            for start in _find(self.words, needle)
+            for start in self._at.get(needle[0], ())
+            if self.words[start : start + len(needle)] == needle
         ]
         kept = [
             (option, start, end)
