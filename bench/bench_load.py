@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import aiohttp  # noqa: E402
 from botapi_standin import Answered, BotAPIStandIn, buttons, press, private_chat, text_message  # noqa: E402
 from fake_telegram import TOKEN  # noqa: E402
+from processes import PROC, processes  # noqa: E402
 
 DESCRIPTIONS = (
     "LHO led out of turn",
@@ -159,15 +160,8 @@ def _ruling_sent(call: Answered) -> bool:
 def _bot_processes(pid: int) -> list[tuple[Path, list[str], bool]]:
     """The bot's processes: its own and, with BOT_WORKERS above 1, its workers; each as its /proc folder, the
     fields of its stat after the name, and whether it is the bot's own process."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if stat.parent.name == str(pid) or fields[1] == str(pid):
-            found.append((stat.parent, fields, stat.parent.name == str(pid)))
-    return found
+    mine = [(found, fields) for found, fields in processes() if found == pid or fields[1] == str(pid)]
+    return [(PROC / str(found), fields, found == pid) for found, fields in mine]
 
 
 def _cpu_seconds(pid: int) -> tuple[float, float]:

@@ -18,6 +18,7 @@ import pytest
 from botapi_standin import BotAPIStandIn, buttons, press, private_chat, text_message
 from hypothesis import given
 from hypothesis import strategies as st
+from processes import processes, stat_fields
 from test_webhook import (
     HEADER,
     SECRET,
@@ -62,32 +63,21 @@ def test_an_update_without_a_chat_goes_by_its_sender_and_one_without_either_to_t
 
 def processes_of(parent: int) -> list[int]:
     """The live child processes of ``parent``."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[1] == str(parent) and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
+    return [pid for pid, fields in processes() if fields[1] == str(parent) and fields[0] != "Z"]
 
 
 async def gone(pids: list[int], timeout: float = 30) -> bool:
     """Whether every process in ``pids`` has ended within ``timeout`` seconds."""
     for _ in range(int(timeout * 20)):
-        if not [pid for pid in pids if Path(f"/proc/{pid}").exists() and _alive(pid)]:
+        if not [pid for pid in pids if _alive(pid)]:
             return True
         await asyncio.sleep(0.05)
     return False
 
 
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    fields = stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 @pytest.fixture
