@@ -79,6 +79,9 @@ class BotAPIStandIn:
         query = payload.get("callback_query")
         if query is not None:
             self._query_chats[query["id"]] = query["message"]["chat"]["id"]
+        typed = payload.get("message")
+        if isinstance(typed, dict) and "message_id" in typed:  # a reply to it quotes it, as Telegram's does
+            self.fake.typed[(typed["chat"]["id"], typed["message_id"])] = typed
         self._updates.append(update)
         self._arrived.set()
         return update

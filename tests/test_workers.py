@@ -166,6 +166,14 @@ async def test_two_workers_share_the_chats_each_answered_in_order_through_to_a_r
     _answered, question = await calls(standin, -960, "answerCallbackQuery", "sendMessage")
     assert question.params["reply_parameters"]["message_id"] == offers["message_id"]
 
+    cath = {"id": 962, "is_bot": False, "first_name": "Cath"}  # only the one who asked picks the situation
+    standin.push(text_message(bob, group, "/charts"))
+    offers = (await next_call(standin, -960, "sendMessage")).result
+    situation = next(data for _label, data in buttons(offers) if data.startswith(("s:", "o:c:")))
+    standin.push(press(cath, offers, situation))
+    refused = await next_call(standin, -960, "answerCallbackQuery")
+    assert str(refused.params["text"]).startswith("Only the person who described this")
+
 
 @pytest.mark.slow
 async def test_stopping_waits_for_every_workers_updates_and_confirms_them(
