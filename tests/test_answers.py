@@ -399,3 +399,19 @@ def test_the_barred_answer_says_the_player_may_bid() -> None:
 
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
+
+
+def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answers: Answers) -> None:
+    """A poster who asks "does Law 68D let us play on?" asks about Law 68D, however well a claim that forgot a
+    trump fits the story; a case whose sections refer to the law named still counts (41B names 20F2)."""
+    cases = {c.id: c for c in answers.cases}
+    assert not answers.about_named(cases["claim-forgot-trump"], {68})
+    assert answers.about_named(cases["claim-doubted"], {68})
+    assert answers.about_named(cases["opening-lead-face-down"], {20})
+    assert answers.about_named(cases["claim-forgot-trump"], set())
+    text = (
+        "Declarer claimed the rest but had forgotten East's small trump. We asked to play it out instead of "
+        "calling the TD. Under Law 68D can we do that?"
+    )
+    topic = answers.read(text).topic
+    assert topic is not None and topic.key != "claim-forgot-trump"
