@@ -236,6 +236,17 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("what is the penalty for a revoke?", "revoke-penalty", "64A1"),  # the transfers first, not the definition
         ("do we have to make the opening lead face down?", "opening-lead-face-down", "41A"),
         ("when is a revoke established?", "revoke-established", "63A1"),
+        (
+            "I pulled 2NT instead of 2S by mistake and only realised when partner alerted it. Can I change it?",
+            "unintended-call-noticed-late",
+            "25A3",
+        ),
+        ("is it lawful to say 'I jumped' when I jump in partner's suit?", "remark-to-partner", "73B1"),
+        (
+            "after a correct opening lead declarer spread his hand before dummy came down. penalty cards?",
+            "declarer-faces-hand",
+            "48A",
+        ),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -318,6 +329,50 @@ def test_a_case_names_its_conditions_as_shared_concepts(tmp_path: Path) -> None:
         read_cases(tmp_path)
     assert unnamed_concepts((case,), read_concepts(tmp_path)) == []
     assert unnamed_concepts((), read_concepts(tmp_path)) == ["later", "revoke"]  # lint reports them
+
+
+def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> None:
+    """Partner's explanation of a call made by a mechanical error is Law 25A's question, not a mistaken
+    explanation: a case's `unless` concepts, stated, rule it out."""
+    (tmp_path / "cases.yaml").write_text(
+        'edition: "2017"\nconcepts:\n  explained: [partner explained]\n  slip: [mechanical error]\n'
+        "cases:\n  - {id: mi, title: MI, law: 75, when: [explained], unless: [slip], "
+        'answer: [{text: "Say nothing now.", laws: ["20F5(a)"]}]}\n',
+        encoding="utf-8",
+    )
+    (case,) = read_cases(tmp_path)
+    assert find_case((case,), "partner explained my 2NT as natural") == case
+    assert find_case((case,), "partner explained my 2NT, which was a mechanical error") is None
+    assert unnamed_concepts((case,), read_concepts(tmp_path)) == []  # a concept named only in `unless` is used
+
+
+@pytest.mark.parametrize(
+    ("text", "case"),
+    [
+        (
+            "North meant 2S but made a mechanical error pulling 2NT; her partner's explanation made her realise it. "
+            "May she still change it?",
+            "partners-mistaken-explanation",
+        ),
+        (
+            "the TD said the cards a spectator knocked out were not penalty cards. is the information UI?",
+            "penalty-card-information",
+        ),
+        ("East failed to follow suit and corrected it at once. what is the penalty?", "revoke-penalty"),
+        (
+            "we played a board that wasn't ours this round and got 22%, worse than average minus. is that right?",
+            "average-plus",
+        ),
+        ("dummy here. when am I allowed to say something about a revoke?", "remark-to-partner"),
+        ("LHO bid out of turn and I said 'not your turn!'. was that allowed?", "remark-to-partner"),
+    ],
+)
+def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
+    answers: Answers, text: str, case: str
+) -> None:
+    """Each of these took a special answer whose words fitted the story but whose rule does not decide it."""
+    topic = answers.read(text).topic
+    assert topic is None or topic.key != case
 
 
 def test_a_case_is_taken_only_when_the_matcher_backs_it(tmp_path: Path) -> None:
