@@ -247,6 +247,13 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "declarer-faces-hand",
             "48A",
         ),
+        ("we lost at the appeals committee. can we appeal further, to the national body?", "appeal-further", "93C1"),
+        (
+            "the TD explained the options after an irregularity; can I discuss with my partner which to pick?",
+            "choosing-an-option-alone",
+            "10C2",
+        ),
+        ("our opponents play very slowly every round. can the TD penalise slow play?", "slow-play", "90B2"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
