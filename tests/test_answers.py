@@ -284,6 +284,7 @@ def test_a_question_without_the_special_conditions_gets_the_general_summary(
         ("how long do we have to ask for a score correction?", 79),
         ("what happens if dummy exposes a card?", 43),
         ("can I look at the last trick?", 66),
+        ("the opening lead was out of turn but dummy had put down some cards before anyone noticed", 54),
     ],
 )
 def test_a_near_miss_of_a_special_case_is_not_taken_for_it(answers: Answers, question: str, law: int) -> None:
