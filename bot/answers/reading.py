@@ -196,6 +196,7 @@ class Answers:
         self.forms = forms
         self.cases = cases
         self.general = general or GeneralLaws()
+        self._case_laws: dict[str, set[int]] = {}
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
         """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
@@ -233,11 +234,13 @@ class Answers:
         return not named or bool(named & self._laws_of(case))
 
     def _laws_of(self, case: Case) -> set[int]:
-        """The case's law, the laws it cites, and the laws its cited sections refer to."""
-        refs = [ref for ref in case.answer.laws if ref[:1].isdigit()]
-        sections = [self.book.section(ref) for ref in refs]
-        referred = [r for s in sections if s is not None for r in cross_refs(s.text)]
-        return {case.law} | {law_number(ref) for ref in [*refs, *referred]}
+        """The case's law, the laws it cites, and the laws its cited sections refer to (worked out once a case)."""
+        if case.id not in self._case_laws:
+            refs = [ref for ref in case.answer.laws if ref[:1].isdigit()]
+            sections = [self.book.section(ref) for ref in refs]
+            referred = [r for s in sections if s is not None for r in cross_refs(s.text)]
+            self._case_laws[case.id] = {case.law} | {law_number(ref) for ref in [*refs, *referred]}
+        return self._case_laws[case.id]
 
     def cited(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """The first law the text names by number that the matcher also ranks, if any: "under Law 24B, shall I
