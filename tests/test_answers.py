@@ -254,6 +254,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "10C2",
         ),
         ("our opponents play very slowly every round. can the TD penalise slow play?", "slow-play", "90B2"),
+        ("must a player tell the opponents that his call was not systemically correct?", "misbid-must-tell", "40C1"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
