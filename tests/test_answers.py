@@ -255,6 +255,11 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ("our opponents play very slowly every round. can the TD penalise slow play?", "slow-play", "90B2"),
         ("must a player tell the opponents that his call was not systemically correct?", "misbid-must-tell", "40C1"),
+        (
+            "the defender led the ace but pulled another card out below it. which is played?",
+            "two-cards-at-once",
+            "58B1",
+        ),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
