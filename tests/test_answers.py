@@ -260,6 +260,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "two-cards-at-once",
             "58B1",
         ),
+        ("we played a board that wasn't ours this round. does our score stand?", "board-played-by-wrong-pairs", "15B2"),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
