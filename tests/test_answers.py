@@ -261,6 +261,11 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "58B1",
         ),
         ("we played a board that wasn't ours this round. does our score stand?", "board-played-by-wrong-pairs", "15B2"),
+        (
+            "i led after a wrong explanation of their 4D bid and dummy is down now. can i take the lead back?",
+            "card-played-after-misinformation",
+            "47E2(a)",
+        ),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
