@@ -236,6 +236,36 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("what is the penalty for a revoke?", "revoke-penalty", "64A1"),  # the transfers first, not the definition
         ("do we have to make the opening lead face down?", "opening-lead-face-down", "41A"),
         ("when is a revoke established?", "revoke-established", "63A1"),
+        (
+            "I pulled 2NT instead of 2S by mistake and only realised when partner alerted it. Can I change it?",
+            "unintended-call-noticed-late",
+            "25A3",
+        ),
+        ("is it lawful to say 'I jumped' when I jump in partner's suit?", "remark-to-partner", "73B1"),
+        (
+            "after a correct opening lead declarer spread his hand before dummy came down. penalty cards?",
+            "declarer-faces-hand",
+            "48A",
+        ),
+        ("we lost at the appeals committee. can we appeal further, to the national body?", "appeal-further", "93C1"),
+        (
+            "the TD explained the options after an irregularity; can I discuss with my partner which to pick?",
+            "choosing-an-option-alone",
+            "10C2",
+        ),
+        ("our opponents play very slowly every round. can the TD penalise slow play?", "slow-play", "90B2"),
+        ("must a player tell the opponents that his call was not systemically correct?", "misbid-must-tell", "40C1"),
+        (
+            "the defender led the ace but pulled another card out below it. which is played?",
+            "two-cards-at-once",
+            "58B1",
+        ),
+        ("we played a board that wasn't ours this round. does our score stand?", "board-played-by-wrong-pairs", "15B2"),
+        (
+            "i led after a wrong explanation of their 4D bid and dummy is down now. can i take the lead back?",
+            "card-played-after-misinformation",
+            "47E2(a)",
+        ),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
@@ -266,6 +296,7 @@ def test_a_question_without_the_special_conditions_gets_the_general_summary(
         ("how long do we have to ask for a score correction?", 79),
         ("what happens if dummy exposes a card?", 43),
         ("can I look at the last trick?", 66),
+        ("the opening lead was out of turn but dummy had put down some cards before anyone noticed", 54),
     ],
 )
 def test_a_near_miss_of_a_special_case_is_not_taken_for_it(answers: Answers, question: str, law: int) -> None:
@@ -318,6 +349,50 @@ def test_a_case_names_its_conditions_as_shared_concepts(tmp_path: Path) -> None:
         read_cases(tmp_path)
     assert unnamed_concepts((case,), read_concepts(tmp_path)) == []
     assert unnamed_concepts((), read_concepts(tmp_path)) == ["later", "revoke"]  # lint reports them
+
+
+def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> None:
+    """Partner's explanation of a call made by a mechanical error is Law 25A's question, not a mistaken
+    explanation: a case's `unless` concepts, stated, rule it out."""
+    (tmp_path / "cases.yaml").write_text(
+        'edition: "2017"\nconcepts:\n  explained: [partner explained]\n  slip: [mechanical error]\n'
+        "cases:\n  - {id: mi, title: MI, law: 75, when: [explained], unless: [slip], "
+        'answer: [{text: "Say nothing now.", laws: ["20F5(a)"]}]}\n',
+        encoding="utf-8",
+    )
+    (case,) = read_cases(tmp_path)
+    assert find_case((case,), "partner explained my 2NT as natural") == case
+    assert find_case((case,), "partner explained my 2NT, which was a mechanical error") is None
+    assert unnamed_concepts((case,), read_concepts(tmp_path)) == []  # a concept named only in `unless` is used
+
+
+@pytest.mark.parametrize(
+    ("text", "case"),
+    [
+        (
+            "North meant 2S but made a mechanical error pulling 2NT; her partner's explanation made her realise it. "
+            "May she still change it?",
+            "partners-mistaken-explanation",
+        ),
+        (
+            "the TD said the cards a spectator knocked out were not penalty cards. is the information UI?",
+            "penalty-card-information",
+        ),
+        ("East failed to follow suit and corrected it at once. what is the penalty?", "revoke-penalty"),
+        (
+            "we played a board that wasn't ours this round and got 22%, worse than average minus. is that right?",
+            "average-plus",
+        ),
+        ("dummy here. when am I allowed to say something about a revoke?", "remark-to-partner"),
+        ("LHO bid out of turn and I said 'not your turn!'. was that allowed?", "remark-to-partner"),
+    ],
+)
+def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
+    answers: Answers, text: str, case: str
+) -> None:
+    """Each of these took a special answer whose words fitted the story but whose rule does not decide it."""
+    topic = answers.read(text).topic
+    assert topic is None or topic.key != case
 
 
 def test_a_case_is_taken_only_when_the_matcher_backs_it(tmp_path: Path) -> None:
@@ -399,3 +474,19 @@ def test_the_barred_answer_says_the_player_may_bid() -> None:
 
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
+
+
+def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answers: Answers) -> None:
+    """A poster who asks "does Law 68D let us play on?" asks about Law 68D, however well a claim that forgot a
+    trump fits the story; a case whose sections refer to the law named still counts (41B names 20F2)."""
+    cases = {c.id: c for c in answers.cases}
+    assert not answers.about_named(cases["claim-forgot-trump"], {68})
+    assert answers.about_named(cases["claim-doubted"], {68})
+    assert answers.about_named(cases["opening-lead-face-down"], {20})
+    assert answers.about_named(cases["claim-forgot-trump"], set())
+    text = (
+        "Declarer claimed the rest but had forgotten East's small trump. We asked to play it out instead of "
+        "calling the TD. Under Law 68D can we do that?"
+    )
+    topic = answers.read(text).topic
+    assert topic is not None and topic.key != "claim-forgot-trump"

@@ -286,3 +286,12 @@ def test_a_story_of_two_incidents_offers_both_charts_first_in_the_order_told(rep
     assert (first.act, second.act) == (Act.CHART, Act.CHART)
     assert {first.key, second.key} == {"insufficient-bid", "claim"}
     assert replies.to_text("LHO led out of turn").text == "Which situation is it?"  # one incident: the usual list
+
+
+def test_a_question_whether_saying_something_is_lawful_is_answered_not_triaged(replies: Replies) -> None:
+    """A question quoting a first-person phrase ("is it lawful to say, I jumped?") asks about the rule; it got
+    the director's "When did it happen?" (the words "I jumped" read as a player telling what they did)."""
+    text = "During the auction, if you jump in partner's suit, is it lawful to say, I jumped?"
+    assert replies.answers.forms.intent(text) == "question"
+    reply = replies.to_text(text)
+    assert reply.kind is Kind.SUMMARY and "73B1" in reply.cites

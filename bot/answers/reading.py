@@ -196,6 +196,7 @@ class Answers:
         self.forms = forms
         self.cases = cases
         self.general = general or GeneralLaws()
+        self._case_laws: dict[str, set[int]] = {}
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
         """Take a text as the user's setting says: by how it reads (auto), always a question, always an incident."""
@@ -213,7 +214,9 @@ class Answers:
         if intent == "incident" or result.direct_ref:
             return Reading(intent, result, None, None)
         ranked = [c.law for c in result.candidates]
-        case = find_case(tuple(c for c in self.cases if backed(c, text, ranked)), text, ranked)
+        named = set(self.forms.laws_cited(text))
+        fitting = tuple(c for c in self.cases if backed(c, text, ranked) and self.about_named(c, named))
+        case = find_case(fitting, text, ranked)
         if case is not None:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
@@ -222,6 +225,22 @@ class Answers:
         if first is None and self.forms.is_post(text):
             first = self.named_over_general(text, result.candidates)
         return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
+
+    def about_named(self, case: Case, named: set[int]) -> bool:
+        """Whether a case is about a law the text names by number, or the text names none: a poster asking "does
+        it fall foul of Law 74C4?" or about "the new Law 68D" asks about that law, and a case about another (a
+        claim that forgot a trump, following suit) answers a question nobody asked, however well its words fit the
+        story. A law the case's sections refer to counts ("in conflict with Law 20F2" for 41B, which names it)."""
+        return not named or bool(named & self._laws_of(case))
+
+    def _laws_of(self, case: Case) -> set[int]:
+        """The case's law, the laws it cites, and the laws its cited sections refer to (worked out once a case)."""
+        if case.id not in self._case_laws:
+            refs = [ref for ref in case.answer.laws if ref[:1].isdigit()]
+            sections = [self.book.section(ref) for ref in refs]
+            referred = [r for s in sections if s is not None for r in cross_refs(s.text)]
+            self._case_laws[case.id] = {case.law} | {law_number(ref) for ref in [*refs, *referred]}
+        return self._case_laws[case.id]
 
     def cited(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """The first law the text names by number that the matcher also ranks, if any: "under Law 24B, shall I

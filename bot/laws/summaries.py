@@ -113,7 +113,9 @@ class Case:
     """A special case players ask about, answered at the level of the question rather than by the law's
     general summary. It answers a text that states every one of its conditions (``when``) and is about its
     topic: the topic is met by the words (``topic``'s concepts) or by the matcher ranking the case's law first,
-    so "we found it two boards later, what now?" reaches 64B when the matcher reads it as Law 64."""
+    so "we found it two boards later, what now?" reaches 64B when the matcher reads it as Law 64. A case is ruled out
+    when the text states one of its ``unless`` concepts: a narrower situation whose rule is another ("partner's
+    explanation" of a call made by a mechanical error is Law 25A, not a mistaken explanation)."""
 
     id: str
     title: str
@@ -122,10 +124,12 @@ class Case:
     topic: tuple[Concept, ...]  # any of these stated, or the case's law ranked first; none: no topic condition
     when: tuple[tuple[Concept, ...], ...]  # every condition met by one of its concepts
     answer: Summary
+    unless: tuple[Concept, ...] = ()  # any of these stated rules the case out
 
     def fits(self, lowered: str, best_law: int | None = None) -> bool:
         about = not self.topic or best_law == self.law or any(c.stated(lowered) for c in self.topic)
-        return about and all(any(c.stated(lowered) for c in condition) for condition in self.when)
+        stated = all(any(c.stated(lowered) for c in condition) for condition in self.when)
+        return about and stated and not any(c.stated(lowered) for c in self.unless)
 
     @property
     def conditions(self) -> int:
@@ -170,9 +174,11 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
         if document.get("edition") != "2017" or not isinstance(document.get("cases", []), list):
             raise KnowledgeError(f"{file.name}: needs edition \"2017\" and a list 'cases'")
         for raw in document.get("cases", []):
-            keys = {"id", "title", "law", "chart", "topic", "when", "answer"}
+            keys = {"id", "title", "law", "chart", "topic", "when", "unless", "answer"}
             if not isinstance(raw, dict) or not {"id", "title", "law", "when", "answer"} <= set(raw) <= keys:
-                raise KnowledgeError(f"{file.name}: a case has id, title, law, when, answer and may have topic, chart")
+                raise KnowledgeError(
+                    f"{file.name}: a case has id, title, law, when, answer and may have topic, chart, unless"
+                )
             here = f"{file.name}: case {raw['id']}"
             if not isinstance(raw["when"], list) or not raw["when"]:
                 raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
@@ -184,10 +190,10 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
 
             topic = tuple(concept(n) for n in _names(raw["topic"], here)) if "topic" in raw else ()
             when = tuple(tuple(concept(n) for n in _names(c, here)) for c in raw["when"])
+            unless = tuple(concept(n) for n in _names(raw["unless"], here)) if "unless" in raw else ()
             answer = summary_from_data(raw["answer"], here)
-            cases.append(
-                Case(str(raw["id"]), str(raw["title"]), int(raw["law"]), raw.get("chart"), topic, when, answer)
-            )
+            law, chart = int(raw["law"]), raw.get("chart")
+            cases.append(Case(str(raw["id"]), str(raw["title"]), law, chart, topic, when, answer, unless))
     return tuple(cases)
 
 
@@ -261,7 +267,7 @@ def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) ->
 
 def unnamed_concepts(cases: tuple[Case, ...], concepts: Mapping[str, Concept]) -> list[str]:
     """The concepts no case names: data that reaches nothing."""
-    named = {concept.name for case in cases for group in (case.topic, *case.when) for concept in group}
+    named = {c.name for case in cases for group in (case.topic, *case.when, case.unless) for c in group}
     return sorted(set(concepts) - named)
 
 
