@@ -418,6 +418,8 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("dummy had only twelve cards and nobody noticed", {14}),
         ("declarer peeked at his played cards before the last trick", {66}),
         ("dummy muted the microphone and phoned partner during the hand", {73, 74}),
+        ("she had mis-sorted her hand and a spade was hidden among the clubs in dummy", {41, 64}),
+        ("a defender lifted a card as if to play it, to make declarer think he had it", {73, 16}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
