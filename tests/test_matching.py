@@ -117,6 +117,18 @@ def test_american_and_british_spellings_are_read_alike(matcher: Matcher, america
     ]
 
 
+@pytest.mark.parametrize(
+    ("symbol", "words"),
+    [
+        ("he led the ♦K", "he led the ♦ king"),
+        ("North cashed the ♠A, then the ♣ Q", "North cashed the ♠ ace, then the ♣ queen"),
+    ],
+)
+def test_a_card_written_with_its_suits_symbol_keeps_its_rank(matcher: Matcher, symbol: str, words: str) -> None:
+    read = [t.text for t in matcher.normaliser.tokens(symbol)]
+    assert read == [t.text for t in matcher.normaliser.tokens(words)] and "honour" in read
+
+
 def test_candidates_say_why_and_which_chart(matcher: Matcher) -> None:
     top = matcher.match("partner made an insufficient bid").candidates[0]
     assert top.law == 27 and top.title == "Insufficient Bid"
