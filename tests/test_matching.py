@@ -117,6 +117,18 @@ def test_american_and_british_spellings_are_read_alike(matcher: Matcher, america
     ]
 
 
+@pytest.mark.parametrize(
+    ("symbol", "words"),
+    [
+        ("he led the ♦K", "he led the ♦ king"),
+        ("North cashed the ♠A, then the ♣ Q", "North cashed the ♠ ace, then the ♣ queen"),
+    ],
+)
+def test_a_card_written_with_its_suits_symbol_keeps_its_rank(matcher: Matcher, symbol: str, words: str) -> None:
+    read = [t.text for t in matcher.normaliser.tokens(symbol)]
+    assert read == [t.text for t in matcher.normaliser.tokens(words)] and "honour" in read
+
+
 def test_candidates_say_why_and_which_chart(matcher: Matcher) -> None:
     top = matcher.match("partner made an insufficient bid").candidates[0]
     assert top.law == 27 and top.title == "Insufficient Bid"
@@ -418,6 +430,8 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("dummy had only twelve cards and nobody noticed", {14}),
         ("declarer peeked at his played cards before the last trick", {66}),
         ("dummy muted the microphone and phoned partner during the hand", {73, 74}),
+        ("she had mis-sorted her hand and a spade was hidden among the clubs in dummy", {41, 64}),
+        ("a defender lifted a card as if to play it, to make declarer think he had it", {73, 16}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:

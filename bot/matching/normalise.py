@@ -41,6 +41,10 @@ _BID = re.compile(
     r"(?<![\w.])([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs♠♥♦♣♤♡♢♧])(?![\w])",
     re.IGNORECASE,
 )
+# A card written with its suit's symbol and a letter, "♦K", "♠A": the letter alone is no word and was lost ("♦K"
+# read as "diamonds"); it is read as "♦ king" is.
+_HONOUR = re.compile(r"([♠♥♦♣♤♡♢♧])\s?([AKQJ])(?![\w])")
+_HONOUR_WORD = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
 THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -190,7 +194,12 @@ class Normaliser:
         return words
 
     def _latin(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
-        text = text.lower().replace("’", "'").replace("‘", "'")
+        text = (
+            _HONOUR.sub(lambda card: f"{card[1]} {_HONOUR_WORD[card[2]]}", text)
+            .lower()
+            .replace("’", "'")
+            .replace("‘", "'")
+        )
         text = re.sub(r"(\w)'s\b", r"\1", text)
         text = re.sub(r"(\w)'(\w)", r"\1\2", text)
         words: list[Token] = []
