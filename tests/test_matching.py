@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
-from bot.matching import Matcher, build_matcher, chart_entries
+from bot.matching import Matcher, build_matcher, chart_entries, token_cache
 from bot.matching.actions import lint_actions
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
@@ -350,6 +350,20 @@ def test_the_start_up_cache_is_used_ignores_damage_and_never_holds_a_query(tmp_p
     damaged = Matcher(book, charts, [], tmp_path)
     led = "LHO led out of turn"
     assert damaged.match(led).candidates[0].law == first.match(led).candidates[0].law
+
+
+def test_the_cache_key_is_the_code_this_process_runs_not_the_files_edited_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that started before the matching code was edited must not file its tokens under the edited
+    code's key: a later run would read tokens the edited code never made."""
+    key = token_cache.knowledge_key(["chart"])
+    edited = tmp_path / "matching"
+    edited.mkdir()
+    (edited / "normalise.py").write_text("# edited after this process started\n", encoding="utf-8")
+    monkeypatch.setattr(token_cache, "CODE_DIR", edited)
+    assert token_cache.knowledge_key(["chart"]) == key
+    assert key != token_cache.knowledge_key(["another chart"])
 
 
 def test_lint_names_a_bad_example(tmp_path: Path) -> None:

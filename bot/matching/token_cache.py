@@ -21,13 +21,24 @@ CODE_DIR = Path(__file__).resolve().parent
 CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bridge-director"
 
 
-def knowledge_key(parts: Iterable[str]) -> str:
-    """A digest of the knowledge files, the matching code and ``parts`` (the charts' words)."""
+def _files_digest(paths: Iterable[Path]) -> bytes:
     digest = hashlib.sha256()
-    for path in [*sorted(KNOWLEDGE_DIR.rglob("*")), *sorted(CODE_DIR.glob("*.py"))]:
+    for path in paths:
         if path.is_file():
             digest.update(f"{path.relative_to(path.parents[1])}\0".encode())
             digest.update(path.read_bytes())
+    return digest.digest()
+
+
+# The matching code as this process imported it, read once: a key read from the files when the cache is saved
+# would file the tokens of the code running under the key of code edited since it started.
+CODE_DIGEST = _files_digest(sorted(CODE_DIR.glob("*.py")))
+
+
+def knowledge_key(parts: Iterable[str]) -> str:
+    """A digest of the knowledge files, the matching code this process runs and ``parts`` (the charts' words)."""
+    digest = hashlib.sha256(_files_digest(sorted(KNOWLEDGE_DIR.rglob("*"))))
+    digest.update(CODE_DIGEST)
     for part in parts:
         digest.update(f"\0{part}".encode())
     return digest.hexdigest()[:32]
