@@ -11,6 +11,7 @@ Usage: ``python bench/bench_calibration.py [FILE.jsonl ...]`` (default: those se
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,4 +68,10 @@ def main(paths: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    main([Path(arg) for arg in sys.argv[1:]] or list(SETS))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("sets", nargs="*", type=Path, help="labelled JSONL files (default: the sets named above)")
+    chosen = parser.parse_args().sets or list(SETS)
+    missing = [str(path) for path in chosen if not path.is_file()]
+    if missing:
+        sys.exit(f"no such file: {', '.join(missing)}")
+    main(chosen)
