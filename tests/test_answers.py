@@ -262,6 +262,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         ("we played a board that wasn't ours this round. does our score stand?", "board-played-by-wrong-pairs", "15B2"),
         ("may I write down the bidding so I remember it during the play?", "memory-aids", "40B2(d)"),
+        ("are we allowed to psych our strong artificial 2C opening?", "conventions-regulated", "40B2(a)(v)"),
         (
             "i led after a wrong explanation of their 4D bid and dummy is down now. can i take the lead back?",
             "card-played-after-misinformation",
