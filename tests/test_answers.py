@@ -450,9 +450,10 @@ def test_a_law_named_by_number_is_answered_when_the_matcher_ranks_it(answers: An
     def law(number: int) -> Candidate:
         return Candidate(number, "", (), 90.0, ())
 
-    assert answers.cited(text, (law(25), law(21), law(24))) == law(24)
-    assert answers.cited(text, (law(25), law(21))) is None
-    assert answers.cited("can I change my last call?", (law(25), law(24))) is None
+    named = answers.forms.laws_cited(text)
+    assert answers.cited(named, (law(25), law(21), law(24))) == law(24)
+    assert answers.cited(named, (law(25), law(21))) is None
+    assert answers.cited(answers.forms.laws_cited("can I change my last call?"), (law(25), law(24))) is None
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -214,14 +214,15 @@ class Answers:
         if intent == "incident" or result.direct_ref:
             return Reading(intent, result, None, None)
         ranked = [c.law for c in result.candidates]
-        named = set(self.forms.laws_cited(text))
+        cited = self.forms.laws_cited(text)
+        named = set(cited)
         fitting = tuple(c for c in self.cases if backed(c, text, ranked) and self.about_named(c, named))
         case = find_case(fitting, text, ranked)
         if case is not None:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
-        first = self.cited(text, result.candidates)
+        first = self.cited(cited, result.candidates)
         if first is None and self.forms.is_post(text):
             first = self.named_over_general(text, result.candidates)
         return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
@@ -242,11 +243,13 @@ class Answers:
             self._case_laws[case.id] = {case.law} | {law_number(ref) for ref in [*refs, *referred]}
         return self._case_laws[case.id]
 
-    def cited(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
-        """The first law the text names by number that the matcher also ranks, if any: "under Law 24B, shall I
-        change my call?" is about Law 24 even when the story's words rank Law 25 first."""
+    @staticmethod
+    def cited(laws: Sequence[int], candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """The first of the laws a text names by number (``QuestionForms.laws_cited``) that the matcher also
+        ranks, if any: "under Law 24B, shall I change my call?" is about Law 24 even when the story's words rank
+        Law 25 first."""
         ranked = {c.law: c for c in candidates}
-        return next((ranked[law] for law in self.forms.laws_cited(text) if law in ranked), None)
+        return next((ranked[law] for law in laws if law in ranked), None)
 
     def named_over_general(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """For a long post: a law among the matcher's next few that the post names ("insufficient"), when the
