@@ -204,3 +204,48 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
 def test_fouled_board_in_teams_with_one_team_at_fault() -> None:
     state = answer("fouled-board", {"is-fouled": "yes", "scoring": "teams", "team-events/fault": "one"})
     assert "average plus" in state.rulings[-1].text and "86B2(b)" in state.rulings[-1].laws
+
+
+def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sides() -> None:
+    # 82C: both sides are treated as non-offending, so no fault question and no split score.
+    state = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
+    assert state.finished and "AVERAGE PLUS to both sides" in state.rulings[-1].text
+
+
+def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_average() -> None:
+    state = answer(
+        "adjusted-score",
+        {"ask-reason": "no-result", "contest-artificial": "teams", "artificial-fault": "directly-partly"},
+    )
+    text = state.rulings[-1].text
+    assert "AVERAGE MINUS to the side directly at fault and AVERAGE to the side only partly" in text
+    assert "−3 IMPs" in text and "0 IMPs" in text and "12C2(c)" in text
+
+
+def test_a_defender_who_shows_cards_without_meaning_to_claim_has_penalty_cards() -> None:
+    state = answer(
+        "claim", {"what-said": "claim", "faced-for-claim": "defender-no-claim"}, until="penalty-card/situation"
+    )
+    assert state.chart.id == "penalty-card"
+
+
+def test_no_redeal_in_a_team_match_with_the_other_tables_result_goes_to_86b() -> None:
+    # 86A forbids the redeal; the board was played at the other table only, so 86B1, then 86B3 and 86B2.
+    state = answer(
+        "team-events",
+        {
+            "what": "redeal",
+            "result-known": "yes",
+            "played-elsewhere": "yes",
+            "clearly-favourable": "no",
+            "fault": "one",
+        },
+    )
+    assert state.finished and "86B2(b)" in state.rulings[-1].laws
+
+
+def test_players_who_played_the_wrong_board_in_a_team_match_are_scored_under_86b() -> None:
+    state = answer(
+        "wrong-board", {"what-happened": "wrong-board", "wrong-board-event": "teams"}, until="team-events/what"
+    )
+    assert state.chart.id == "team-events"
