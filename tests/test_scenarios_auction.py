@@ -92,12 +92,24 @@ def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
 
 
 def test_dealer_bids_over_an_opening_out_of_turn_intending_to_open_28b() -> None:
-    # Seed 001, Law 28 example 2: East opens out of turn, South (dealer) meant to open: 28B.
+    # Seed 001, Law 28 example 2: East opens out of turn at South's turn (dealer, East's LHO), and South, who
+    # meant to open, calls: 28B.
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "bid", "whose-turn": "lho", "called-before": "no", "called-since": "correct-player"},
+    )
+    assert state.finished and "28B" in state.rulings[-1].laws and "16C2" in state.rulings[-1].laws
+
+
+def test_partner_calls_at_their_own_turn_after_a_bid_at_their_turn_the_rectification_stands() -> None:
+    # 28B covers a call by an opponent of the offender; the offender's partner's own call is 31B1's, and the
+    # offender's next call is still compared (31B2).
     state = answer(
         "call-out-of-rotation",
         {"what-call": "bid", "whose-turn": "partner", "called-since": "correct-player"},
+        until="comparable-call/test",
     )
-    assert state.finished and "28B" in state.rulings[-1].laws and "16C2" in state.rulings[-1].laws
+    assert not state.finished and state.chart.id == "comparable-call"
 
 
 def test_slow_pass_then_partner_bids_on_with_a_logical_alternative_goes_to_adjusted_score() -> None:
@@ -226,3 +238,18 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
         {"who-drew": "opponent", "players-acted": "non-offenders", "forfeit": "yes", "gained": "no"},
     )
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
+
+
+def test_an_opponent_who_saw_a_card_by_accident_during_the_auction_may_use_it() -> None:
+    # 74C5: no rectification, and never the 16D adjustment.
+    state = answer("card-exposed-during-auction", {"own-error": "no"})
+    assert state.finished and "74C5" in state.rulings[-1].laws and "no rectification" in state.rulings[-1].text
+
+
+def test_a_bid_at_rhos_turn_when_rho_had_to_pass_is_still_an_insufficient_bid_to_rectify() -> None:
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "bid", "whose-turn": "rho", "rho-must-pass": "yes", "in-rotation-legal": "insufficient"},
+        until="insufficient-bid/unintended",
+    )
+    assert state.chart.id == "insufficient-bid"
