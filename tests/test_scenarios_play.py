@@ -25,19 +25,28 @@ def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
 
 
-def test_dummy_after_peeking_asks_no_spades_partner_the_revoke_counts_as_established() -> None:
+def test_dummy_after_peeking_asks_no_spades_partner_declarer_substitutes_and_the_revoke_counts_as_established() -> None:
+    # 43B2(b): declarer substitutes a legal card, the trick goes to whoever wins it with that card, and Law 64
+    # applies as though the revoke were established: the revoke chart never says the trick "stands as played".
     state = answer(
         "dummy-rights",
         {"what-happened": "asked-revoke", "revoke-rights": "yes", "did-revoke": "yes"},
-        until="revoke-lost",
+        until="revoke/substituted-play",
     )
-    assert "43B2(b)" in note(state, "revoke-lost").laws
+    assert state.chart.id == "revoke" and "43B2(b)" in note(state, "revoke/substituted").laws
     state = answer(
         "dummy-rights",
-        {"what-happened": "asked-revoke", "revoke-rights": "yes", "did-revoke": "yes"},
-        until="revoke/what-happened",
+        {
+            "what-happened": "asked-revoke",
+            "revoke-rights": "yes",
+            "did-revoke": "yes",
+            "revoke/revoke-trick": "offender",
+            "revoke/later-after-won": "yes",
+            "revoke/equity": "no",
+        },
     )
-    assert state.chart.id == "revoke"  # the trick transfer is the revoke chart's
+    assert state.finished and "64A1" in state.rulings[-1].laws
+    assert "stands as played" not in " ".join(r.text for r in state.rulings)
 
 
 def test_declarer_calls_the_queen_after_lho_covers_and_wants_the_ace() -> None:
