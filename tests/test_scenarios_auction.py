@@ -220,7 +220,13 @@ def test_inadmissible_double_noticed_after_the_opening_lead() -> None:
 def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_up() -> None:
     state = answer(
         "card-exposed-during-auction",
-        {"own-error": "yes", "what-exposed": "honour", "offender-role": "declaring", "aware": "no"},
+        {
+            "own-error": "yes",
+            "what-exposed": "honour",
+            "offender-role": "declaring",
+            "aware": "no",
+            "used-information": "no",
+        },
     )
     assert state.finished and "The score stands" in state.rulings[-1].text
     assert "must pass when next it is their turn to call (once)" in outcome_texts(state)[0]
@@ -250,6 +256,15 @@ def test_a_bid_at_rhos_turn_when_rho_had_to_pass_is_still_an_insufficient_bid_to
     state = answer(
         "call-out-of-rotation",
         {"what-call": "bid", "whose-turn": "rho", "rho-must-pass": "yes", "in-rotation-legal": "insufficient"},
+        until="insufficient-bid/unintended",
+    )
+    assert state.chart.id == "insufficient-bid"
+
+
+def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_under_law_27() -> None:
+    state = answer(
+        "simultaneous-calls",
+        {"deemed-later": "yes", "legal-there": "insufficient"},
         until="insufficient-bid/unintended",
     )
     assert state.chart.id == "insufficient-bid"

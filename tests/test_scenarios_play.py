@@ -188,3 +188,8 @@ def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_i
         until="unauthorised-information/partner-facts",
     )
     assert state.chart.id == "unauthorised-information" and state.node.id == "partner-facts"
+
+
+def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
+    state = answer("declarer-exposes-cards", {"what": "dropped", "card-played/declarer-how": "dropped"})
+    assert state.finished and "48A" in state.rulings[-1].laws and "not played" in state.rulings[-1].text

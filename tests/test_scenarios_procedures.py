@@ -249,3 +249,13 @@ def test_players_who_played_the_wrong_board_in_a_team_match_are_scored_under_86b
         "wrong-board", {"what-happened": "wrong-board", "wrong-board-event": "teams"}, until="team-events/what"
     )
     assert state.chart.id == "team-events"
+
+
+def test_a_trick_count_disputed_after_the_round_can_still_reach_a_conceded_trick_under_law_71() -> None:
+    # 69B and 71 run to the end of the Correction Period, after the round: 79B3 is for disputes with no claim.
+    state = answer(
+        "tricks-and-inspection",
+        {"what": "count", "count-when": "after-round", "claim-involved-late": "yes"},
+        until="claim/what-said",
+    )
+    assert state.chart.id == "claim"
