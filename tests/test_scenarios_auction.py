@@ -197,7 +197,7 @@ def test_comparable_call_with_no_calling_law_lifts_law_16c_as_law_26a_says() -> 
 
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:
     state = answer("inadmissible-call", {"what": "above-seven", "seven-lho": "yes"})
-    assert state.finished and state.rulings[-1].laws == ("38D",)
+    assert state.finished and state.rulings[-1].laws == ("38D", "16C2", "16C3")
 
 
 def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> None:
@@ -234,8 +234,20 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
 
 
 def test_wrong_board_cards_partner_already_called_adjusted_score() -> None:
-    state = answer("wrong-board", {"what-happened": "wrong-cards", "partner-called": "yes"})
+    state = answer(
+        "wrong-board",
+        {"what-happened": "wrong-cards", "partner-called": "yes", "other-board-after-adjust": "not-later"},
+    )
     assert state.finished and "adjusted score" in state.rulings[-1].text and "15A2(a)" in state.rulings[-1].laws
+
+
+def test_wrong_board_cards_after_partner_called_a_different_call_on_the_other_board_is_adjusted_too() -> None:
+    # 15A3 applies whichever of 15A2(a) or (b) ruled the first board.
+    state = answer(
+        "wrong-board", {"what-happened": "wrong-cards", "partner-called": "yes", "other-board-after-adjust": "differs"}
+    )
+    text = " ".join(outcome_texts(state))
+    assert "15A3" in state.rulings[-1].laws and "score is adjusted as well" in text
 
 
 def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification() -> None:

@@ -237,7 +237,7 @@ def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
         },
     )
     assert state.finished and "(two tricks)" in state.rulings[-1].text
-    assert state.rulings[-1].laws == ("63B", "64A1")
+    assert state.rulings[-1].laws == ("64A1",)
 
 
 def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() -> None:

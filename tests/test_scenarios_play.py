@@ -193,3 +193,23 @@ def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_i
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
     state = answer("declarer-exposes-cards", {"what": "dropped", "card-played/declarer-how": "dropped"})
     assert state.finished and "48A" in state.rulings[-1].laws and "not played" in state.rulings[-1].text
+
+
+def test_the_defender_whose_turn_it_was_leads_properly_after_declarers_lead_out_of_turn() -> None:
+    # 53C "but see B": the proper lead stands and declarer's card goes back, no penalty for the defender.
+    state = answer("play-after-illegal-play", {"who": "rho-defender", "rho-proper-lead": "proper"})
+    assert state.finished and "53B" in state.rulings[-1].laws
+
+
+def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_correction() -> None:
+    state = answer(
+        "revoke",
+        {"what-happened": "revoke", "trick-twelve": "no", "established": "no", "who-revoked": "penalty-card"},
+        until="penalty-card/failed-withdraw",
+    )
+    assert state.chart.id == "penalty-card"
+
+
+def test_two_cards_played_together_found_tricks_later_are_a_defective_trick() -> None:
+    state = answer("two-cards-at-once", {"next-trick": "yes"})
+    assert state.finished and "58B4" in state.rulings[-1].laws and "highest-ranking" in state.rulings[-1].text

@@ -259,3 +259,14 @@ def test_a_trick_count_disputed_after_the_round_can_still_reach_a_conceded_trick
         until="claim/what-said",
     )
     assert state.chart.id == "claim"
+
+
+def test_once_the_opening_lead_is_faced_a_misinformed_call_can_no_longer_be_changed() -> None:
+    # 17D1 ends the auction period; 21B1(a) then allows no change of call, only 47E2(a)'s retraction.
+    state = answer(
+        "misinformation",
+        {"agreement": "explanation", "lead-faced": "yes"},
+        until="play-on",
+        stage="clarification",
+    )
+    assert "47E2(a)" in note(state, "during-play").laws
