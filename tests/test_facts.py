@@ -62,6 +62,7 @@ def test_a_description_that_states_the_opposite_asks(chart_id: str, question: st
 
 
 def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
+    """Audit findings A1 to A4 and A6: the words that stop a cue."""
     cues = {"yes": ["accepted"], "no": ["not accepted", "refused"]}
     assert Description("LHO accepted the insufficient bid").answer(cues) == "yes"
     assert Description("IB 1♦ over 1♥, not accepted, corrected to 2♦").answer(cues) == "no"
@@ -73,6 +74,16 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert (
         Description("decl didnt accept the IB").answer({"yes": ["declarer accepted"], "no": ["did not accept"]}) == "no"
     )
+    assert Description("nobody accepted the lead").answer(cues) is None
+    assert Description("he says it was not meant as accepted").answer(cues) is None  # four words back
+    assert Description("NV declarer accepted the lead").answer(cues) == "yes"  # NV spells "not vulnerable"
+    assert Description("in 3 no trumps LHO accepted").answer(cues) == "yes"
+    # a question or a supposition states nothing: its cue leaves the question to the director
+    assert Description("East asks if it can be accepted.").answer(cues) is None
+    assert Description("LHO refused. What happens if he accepted?").answer(cues) is None
+    assert Description("Can it be accepted?").answer(cues) is None
+    assert Description("LHO accepted, what now?").answer(cues) == "yes"
+    assert Description("LHO accepted — is that the end of it?").answer(cues) == "yes"
     # a negation that belongs to another cue does not cancel the next one: both are cued, so it is asked
     revoke = load_charts()["revoke"].cues["what-happened"]
     assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None

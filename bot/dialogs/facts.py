@@ -4,8 +4,9 @@ A chart names, per question and option, the table words (cues) that give that an
 (``cues:`` in the chart, ``dialogs/FORMAT.md``). A cue never guesses: a question is answered from the
 description only when exactly one of its options is cued and that cue is neither negated ("not accepted",
 "hasn't called yet") nor contradicted (the same option's cue also negated elsewhere); otherwise it is asked.
-A question or a supposition states nothing: a cue in a part of a sentence that ends in "?" or holds "if",
-"whether", "what happens" does not count ("East asks if it can be accepted").
+A question or a supposition states nothing, and leaves the question to the director: a question with a cue in a
+part of a sentence that ends in "?" or holds "if", "whether", "what happens" is asked ("East asks if it can be
+accepted").
 """
 
 from __future__ import annotations
@@ -83,12 +84,14 @@ def _needle(cue: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A cue found in the description: the option it gives, where, and whether a negation stands before it."""
+    """A cue found in the description: the option it gives, where, whether a negation stands before it, and
+    whether it stands in a question or a supposition (``moot``)."""
 
     option: str
     start: int
     end: int
     negated: bool
+    moot: bool = False
 
 
 class Description:
@@ -167,14 +170,17 @@ class Description:
                 start,
                 end,
                 self._negated(start, {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
+                self._moot(start, found),
             )
             for option, start, end in kept
-            if not self._moot(start, found)
         ]
 
     def answer(self, cues: Mapping[str, Iterable[str]]) -> str | None:
-        """The one option the description gives, or None when it gives none, several, or contradicts itself."""
+        """The one option the description gives, or None when it gives none, several, or contradicts itself, or
+        when the question is only asked or supposed in it ("can it be accepted?"): the director answers it."""
         hits = self.hits(cues)
+        if any(hit.moot for hit in hits):
+            return None
         stated = {hit.option for hit in hits if not hit.negated}
         denied = {hit.option for hit in hits if hit.negated}
         if len(stated) != 1 or stated & denied:
