@@ -623,3 +623,16 @@ def test_a_description_the_audit_found_misread_no_longer_gives_that_answer(
     node = chart.nodes[question]
     assert isinstance(node, Question) and wrong in {o.id for o in node.options}, finding
     assert answer_from(Description(text), chart, node) != wrong, finding
+
+
+async def test_a_jump_does_not_carry_words_about_another_event(real: Dialogs) -> None:
+    """Audit finding A5: the description is read again in a chart the walk jumps to, so a word that meant
+    something else ("claimed they made 10 tricks", "meant to bid") must not walk into that chart's answers."""
+    text = "NS claimed they made 10 tricks, EW say only 9; they disagree on the tricks won"
+    screen = await real.start("t:1", "scoring-error", description=text)
+    assert screen.where == "scoring-error/from-claim"
+    screen = await real.start("t:1", "insufficient-bid", description="East bid 1H over 1S; he says he meant to bid 2H")
+    assert screen.where == "insufficient-bid/unintended"
+    text = "Declarer showed his cards after the opening lead, thinking he was dummy"
+    screen = await real.start("t:1", "declarer-exposes-cards", description=text)
+    assert screen.where == "declarer-exposes-cards/what"
