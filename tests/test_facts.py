@@ -287,6 +287,14 @@ MISREAD = [
         "yes",
     ),
     (
+        "D3",
+        "insufficient-bid",
+        "lho-accepts",
+        "East made an insufficient bid of 1H over 1S; his partner West then bid over it",
+        "accept",
+    ),
+    ("D3", "call-out-of-rotation", "lho-option", "West passed out of turn; his partner accepted it", "accept"),
+    (
         "B1",
         "lead-out-of-turn",
         "opening",
