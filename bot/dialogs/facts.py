@@ -43,13 +43,13 @@ def words(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Negations:
     """How a cue is negated: these phrases within ``window`` words before it, in the same clause; and the
-    phrases that make a whole clause a question or a supposition, where no cue counts."""
+    phrases that make a whole clause a question or a supposition, which leaves a question cued there to be asked."""
 
     phrases: tuple[tuple[str, ...], ...]
     breaks: tuple[tuple[str, ...], ...]
     window: int
-    hypotheticals: tuple[tuple[str, ...], ...] = ()
-    plain: tuple[tuple[str, ...], ...] = ()  # phrases whose negation word negates nothing: "not vulnerable"
+    hypotheticals: tuple[tuple[str, ...], ...]
+    plain: tuple[tuple[str, ...], ...]  # phrases whose negation word negates nothing: "not vulnerable"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -58,8 +58,8 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["negations"]),
         tuple(words(str(p)) for p in document["breaks"]),
         int(document["window"]),
-        tuple(words(str(p)) for p in document.get("hypotheticals", ())),
-        tuple(words(str(p)) for p in document.get("plain", ())),
+        tuple(words(str(p)) for p in document["hypotheticals"]),
+        tuple(words(str(p)) for p in document["plain"]),
     )
 
 
@@ -91,7 +91,7 @@ class Hit:
     start: int
     end: int
     negated: bool
-    moot: bool = False
+    moot: bool
 
 
 class Description:
