@@ -180,7 +180,9 @@ async def test_terminal_question_summary_then_walk_through(store: Store, answers
     assert "in plain words" in reply and "(Law 6" in reply
     assert "1. Walk me through it" in reply and "Show the law" in reply
     walked = await chat.handle("1")
-    assert walked.startswith("[Revoke · session 1") and "From your description: A player revoked" in walked
+    # a question states nothing: the walk asks what happened, with the revoke among the answers
+    assert walked.startswith("[Revoke · session 1") and "From your description" not in walked
+    assert "What has happened?" in walked and "1. A player revoked" in walked
 
 
 async def test_terminal_define_every_definition(store: Store, answers: Answers) -> None:

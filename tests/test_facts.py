@@ -12,8 +12,9 @@ from fake_telegram import FakeBotAPI, Table, start_bot
 from telegram.ext import Application
 
 from bot.dialogs import Chart, Dialogs, load_charts, parse_chart
-from bot.dialogs.facts import SOURCE, Description
+from bot.dialogs.facts import SOURCE, Description, answer_from
 from bot.dialogs.lint import lint_charts
+from bot.dialogs.model import Question
 from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
 from bot.rulings import Rulings
@@ -61,6 +62,7 @@ def test_a_description_that_states_the_opposite_asks(chart_id: str, question: st
 
 
 def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
+    """Audit findings A1 to A4 and A6: the words that stop a cue."""
     cues = {"yes": ["accepted"], "no": ["not accepted", "refused"]}
     assert Description("LHO accepted the insufficient bid").answer(cues) == "yes"
     assert Description("IB 1♦ over 1♥, not accepted, corrected to 2♦").answer(cues) == "no"
@@ -72,6 +74,16 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert (
         Description("decl didnt accept the IB").answer({"yes": ["declarer accepted"], "no": ["did not accept"]}) == "no"
     )
+    assert Description("nobody accepted the lead").answer(cues) is None
+    assert Description("he says it was not meant as accepted").answer(cues) is None  # four words back
+    assert Description("NV declarer accepted the lead").answer(cues) == "yes"  # NV spells "not vulnerable"
+    assert Description("in 3 no trumps LHO accepted").answer(cues) == "yes"
+    # a question or a supposition states nothing: its cue leaves the question to the director
+    assert Description("East asks if it can be accepted.").answer(cues) is None
+    assert Description("LHO refused. What happens if he accepted?").answer(cues) is None
+    assert Description("Can it be accepted?").answer(cues) is None
+    assert Description("LHO accepted, what now?").answer(cues) == "yes"
+    assert Description("LHO accepted — is that the end of it?").answer(cues) == "yes"
     # a negation that belongs to another cue does not cancel the next one: both are cued, so it is asked
     revoke = load_charts()["revoke"].cues["what-happened"]
     assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None
@@ -232,3 +244,403 @@ async def test_telegram_passes_what_was_typed(bot: tuple[Application, FakeBotAPI
     text = table.texts(calls)
     assert "From your description: The defender who was not on lead — ✎ Change an answer" in text
     assert "Did the defender lead because" in text
+
+
+# Descriptions an audit found answered wrongly (finding, chart, question, text, the wrong option once taken): a
+# wrong answer taken from the description gives a wrong ruling the director may not notice; asking costs a tap.
+MISREAD = [
+    (
+        "A1",
+        OLOOT,
+        "began-spreading",
+        "Wrong defender led face up; declarer wants to know if he accepts the lead or not",
+        "accepted",
+    ),
+    (
+        "A1",
+        "lead-out-of-turn",
+        "defender-choice",
+        "At trick 4 the wrong defender led; nothing has been played since. What happens if declarer accepts?",
+        "accept",
+    ),
+    (
+        "A1",
+        "call-out-of-rotation",
+        "lho-option",
+        "North passed out of turn, nobody has called since. East asks if it can be accepted.",
+        "accept",
+    ),
+    (
+        "A1",
+        "insufficient-bid",
+        "lho-accepts",
+        "East made an insufficient bid of 1H over 1S, in turn. South asks whether it can be accepted.",
+        "accept",
+    ),
+    ("A1", "insufficient-bid", "lho-accepts", "East bid 1H over 1S. Can it be accepted?", "accept"),
+    ("A2", "scoring-error", "from-claim", "Nobody claimed; at the end they disagree on the tricks won", "yes"),
+    (
+        "A3",
+        "claim",
+        "faced-for-claim",
+        "Declarer dropped her hand face up on the table; she says it was not meant as a claim",
+        "yes",
+    ),
+    (
+        "D3",
+        "insufficient-bid",
+        "lho-accepts",
+        "East made an insufficient bid of 1H over 1S; his partner West then bid over it",
+        "accept",
+    ),
+    ("D3", "call-out-of-rotation", "lho-option", "West passed out of turn; his partner accepted it", "accept"),
+    (
+        "B1",
+        "lead-out-of-turn",
+        "opening",
+        "Declarer won the opening lead in dummy and then led a club from hand",
+        "yes",
+    ),
+    (
+        "B1",
+        "lead-out-of-turn",
+        "opening",
+        "RHO won the first trick with the ace, then LHO led a spade before RHO could lead",
+        "yes",
+    ),
+    (
+        "B2",
+        "lead-out-of-turn",
+        "opening",
+        "West led before the auction ended, face up, the king of spades; East still had to call",
+        "yes",
+    ),
+    ("B3", "lead-out-of-turn", "last-trick", "Declarer won the last trick in dummy but then led from his hand", "yes"),
+    (
+        "B4",
+        "lead-out-of-turn",
+        "told",
+        "At trick 6 West led out of turn because his partner said it was his lead",
+        "yes",
+    ),
+    ("B5", OLOOT, "told-to-lead", "East led face up out of turn because his partner said it was his lead", "yes"),
+    ("B6", OLOOT, "dummy-seen", "RHO led face up out of turn before dummy was down", "yes"),
+    (
+        "B6",
+        OLOOT,
+        "dummy-seen",
+        "The wrong defender led face up before dummy put down the cards, declarer has done nothing",
+        "yes",
+    ),
+    (
+        "C1",
+        "claim",
+        "agreed",
+        "Declarer claimed the rest; the defenders agreed to play it out and declarer went down",
+        "yes",
+    ),
+    ("C1", "claim", "agreed", "Declarer claimed; defenders agreed to play on", "yes"),
+    (
+        "C2",
+        "claim",
+        "agreed",
+        "Declarer claimed; the opponents agreed that he had mentioned the trump, but they dispute the claim",
+        "yes",
+    ),
+    (
+        "C3",
+        "claim",
+        "trump-out",
+        "Declarer claimed in 4S but forgot the trump in dummy that he needed as an entry",
+        "yes",
+    ),
+    (
+        "C5",
+        "claim",
+        "faced-for-claim",
+        "Declarer dropped her hand face up on the table; she says it was not meant as a claim",
+        "yes",
+    ),
+    (
+        "C6",
+        "declarer-exposes-cards",
+        "what",
+        "Declarer showed his cards after the opening lead, thinking he was dummy",
+        "faced-loot",
+    ),
+    (
+        "C6",
+        "declarer-exposes-cards",
+        "what",
+        "Declarer put his hand face up on the table after the opening lead, he thought he was dummy",
+        "faced-loot",
+    ),
+    (
+        "D1",
+        "auction-ended",
+        "what",
+        "North opened 1NT, everyone passed, then West said he wanted to bid 2H",
+        "passed-out",
+    ),
+    (
+        "D1",
+        "auction-ended",
+        "what",
+        "1H by North, East and South passed, then West passed out of turn. Is the auction over?",
+        "passed-out",
+    ),
+    (
+        "D2",
+        "call-out-of-rotation",
+        "called-since",
+        "East bid out of turn when it was North to call; North then passed over it",
+        "lho-over",
+    ),
+    (
+        "D2",
+        "call-out-of-rotation",
+        "called-since",
+        "West bid out of turn when it was his partner East to call; East then passed over it",
+        "lho-over",
+    ),
+    (
+        "D3",
+        "insufficient-bid",
+        "lho-accepts",
+        "East made an insufficient bid; his partner West had already called",
+        "accept",
+    ),
+    (
+        "D4",
+        "insufficient-bid",
+        "unintended",
+        "North opened 1S, East bid 1H; South didn't notice and passed, then West bid 2H",
+        "intended",
+    ),
+    (
+        "D5",
+        "change-of-call",
+        "intent",
+        "North passed, then said he meant to bid 2S, he had not seen partner opened",
+        "unintended",
+    ),
+    ("D5", "insufficient-bid", "unintended", "East bid 1H over 1S; he says he meant to bid 2H", "unintended"),
+    ("D5", "change-of-call", "intent", "East bid 1H over 1S; he says he meant to bid 2H", "unintended"),
+    (
+        "D6",
+        "inadmissible-call",
+        "double-when",
+        "During the auction West doubled his partner's bid; it was only noticed when dummy came down",
+        "auction",
+    ),
+    (
+        "D7",
+        "card-exposed-during-auction",
+        "own-error",
+        "North dropped the ace of spades face up on the table during the auction; only the opponents saw it",
+        "no",
+    ),
+    (
+        "D8",
+        "card-exposed-during-auction",
+        "what-exposed",
+        "During the auction South dropped the ♣2 and ♣3 face up, partner could see them",
+        "low",
+    ),
+    (
+        "D8",
+        "card-exposed-during-auction",
+        "what-exposed",
+        "Over a three-level preempt North dropped a card face up; partner could see it",
+        "low",
+    ),
+    (
+        "D9",
+        "card-exposed-during-auction",
+        "offender-role",
+        "North exposed the king of hearts during the auction and partner saw it; East became declarer",
+        "declaring",
+    ),
+    (
+        "E1",
+        "card-played",
+        "whose-card",
+        "Declarer played low from dummy and then the defender played the king; now he wants to change it",
+        "dummy",
+    ),
+    (
+        "E2",
+        "card-from-dummy",
+        "what-said",
+        "Incomplete designation: declarer said the king of spades, but there is no king of spades in dummy",
+        "rank",
+    ),
+    (
+        "E3",
+        "penalty-card",
+        "which-card",
+        "East accidentally dropped the 3 of hearts face up while winning the trick with the ace",
+        "honour",
+    ),
+    (
+        "E4",
+        "penalty-card",
+        "how-many",
+        "East already had one penalty card on the table and now dropped another one",
+        "one",
+    ),
+    (
+        "E5",
+        "defender-exposes-card",
+        "partner-could-see",
+        "West dropped the queen of spades face up on the table; only declarer saw it",
+        "no",
+    ),
+    (
+        "E6",
+        "defender-exposes-card",
+        "how",
+        "Declarer named a card from dummy, and West accidentally dropped the queen of hearts face up",
+        "named",
+    ),
+    (
+        "E7",
+        "premature-play",
+        "what",
+        "Dummy led a heart and West played before declarer played, before his partner East had played",
+        "rho-turn",
+    ),
+    (
+        "E8",
+        "dummy-rights",
+        "what-happened",
+        "Dummy asked declarer whether he wanted the ace played from dummy",
+        "asked-revoke",
+    ),
+    ("E8", "dummy-rights", "what-happened", "Dummy asked declarer to play the ace from dummy", "asked-revoke"),
+    (
+        "E9",
+        "dummy-rights",
+        "what-happened",
+        "Dummy had been watching declarer play; then dummy warned declarer about a possible revoke",
+        "warned",
+    ),
+    (
+        "E10",
+        "irregularity-procedure",
+        "who-drew",
+        "Declarer led from the wrong hand and his partner pointed it out",
+        "own-side",
+    ),
+    (
+        "F1",
+        "revoke",
+        "established",
+        "After declarer had established the clubs, RHO revoked; he noticed it himself before his side played to the "
+        "next trick",
+        "yes",
+    ),
+    ("F1", "revoke", "established", "At trick 8 LHO revoked; he corrected it prior to being established", "yes"),
+    (
+        "F1",
+        "revoke",
+        "established",
+        "At trick 8 LHO revoked; he corrected it before it could become established",
+        "yes",
+    ),
+    ("F2", "revoke", "trick-twelve", "Declarer revoked on the second-last trick; the opening lead was a club", "no"),
+    (
+        "F3",
+        "revoke",
+        "kind-of-revoke",
+        "East revoked in hearts at trick 3, then West revoked in clubs at trick 7: second revoke on the board, both "
+        "noticed at the end of play",
+        "repeated",
+    ),
+    (
+        "G1",
+        "appeal",
+        "in-time",
+        "The revoke was noticed in time and I transferred two tricks; the next morning the team wants to appeal",
+        "yes",
+    ),
+    (
+        "G2",
+        "appeal",
+        "subject",
+        "Declarer claimed, play was suspended and I ruled on the claim; both partners want to appeal my ruling",
+        "discipline",
+    ),
+    (
+        "G3",
+        "disputed-facts",
+        "facts-agreed",
+        "They all agree there was a pause, but disagree about how long it was",
+        "yes",
+    ),
+    (
+        "G4",
+        "misinformation",
+        "agreement",
+        "East bid 2D, West explained it as weak; East says he simply misbid, he meant it as strong. No system card.",
+        "call",
+    ),
+    (
+        "G5",
+        "tempo-and-conduct",
+        "what",
+        "North hesitated holding a singleton before passing, then South bid 4H",
+        "misled",
+    ),
+    (
+        "G5",
+        "tempo-and-conduct",
+        "what",
+        "After a long pause North passed with a singleton and South then bid game",
+        "misled",
+    ),
+    (
+        "G6",
+        "unauthorised-information",
+        "play-ended",
+        "Partner hesitated after play of the queen from dummy, then switched to a club",
+        "yes",
+    ),
+    (
+        "G7",
+        "wrong-number-of-cards",
+        "what-wrong",
+        "North had 14 HCP but only 12 cards when he sorted his hand",
+        "too-many",
+    ),
+    (
+        "G8",
+        "scoring-error",
+        "from-claim",
+        "NS claimed they made 10 tricks, EW say only 9; they disagree on the tricks won",
+        "yes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("finding", "chart_id", "question", "text", "wrong"), MISREAD, ids=[m[0] for m in MISREAD])
+def test_a_description_the_audit_found_misread_no_longer_gives_that_answer(
+    finding: str, chart_id: str, question: str, text: str, wrong: str
+) -> None:
+    chart = load_charts()[chart_id]
+    node = chart.nodes[question]
+    assert isinstance(node, Question) and wrong in {o.id for o in node.options}, finding
+    assert answer_from(Description(text), chart, node) != wrong, finding
+
+
+async def test_a_jump_does_not_carry_words_about_another_event(real: Dialogs) -> None:
+    """Audit finding A5: the description is read again in a chart the walk jumps to, so a word that meant
+    something else ("claimed they made 10 tricks", "meant to bid") must not walk into that chart's answers."""
+    text = "NS claimed they made 10 tricks, EW say only 9; they disagree on the tricks won"
+    screen = await real.start("t:1", "scoring-error", description=text)
+    assert screen.where == "scoring-error/from-claim"
+    screen = await real.start("t:1", "insufficient-bid", description="East bid 1H over 1S; he says he meant to bid 2H")
+    assert screen.where == "insufficient-bid/unintended"
+    text = "Declarer showed his cards after the opening lead, thinking he was dummy"
+    screen = await real.start("t:1", "declarer-exposes-cards", description=text)
+    assert screen.where == "declarer-exposes-cards/what"

@@ -4,6 +4,9 @@ A chart names, per question and option, the table words (cues) that give that an
 (``cues:`` in the chart, ``dialogs/FORMAT.md``). A cue never guesses: a question is answered from the
 description only when exactly one of its options is cued and that cue is neither negated ("not accepted",
 "hasn't called yet") nor contradicted (the same option's cue also negated elsewhere); otherwise it is asked.
+A question or a supposition states nothing, and leaves the question to the director: a question with a cue in a
+part of a sentence that ends in "?" or holds "if", "whether", "what happens" is asked ("East asks if it can be
+accepted").
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from bot.dialogs.model import Chart, Question
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 
 SOURCE = "description"  # an answer's ``source`` when it was taken from the description
-_WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()]")
-STOPS = frozenset(".,;:!?()")
+_WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()—–]")
+STOPS = frozenset(".,;:!?()—–")
 
 
 @cache
@@ -39,11 +42,14 @@ def words(text: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Negations:
-    """How a cue is negated: these phrases within ``window`` words before it, in the same clause."""
+    """How a cue is negated: these phrases within ``window`` words before it, in the same clause; and the
+    phrases that make a whole clause a question or a supposition, which leaves a question cued there to be asked."""
 
     phrases: tuple[tuple[str, ...], ...]
     breaks: tuple[tuple[str, ...], ...]
     window: int
+    hypotheticals: tuple[tuple[str, ...], ...]
+    plain: tuple[tuple[str, ...], ...]  # phrases whose negation word negates nothing: "not vulnerable"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -52,6 +58,8 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["negations"]),
         tuple(words(str(p)) for p in document["breaks"]),
         int(document["window"]),
+        tuple(words(str(p)) for p in document["hypotheticals"]),
+        tuple(words(str(p)) for p in document["plain"]),
     )
 
 
@@ -76,12 +84,14 @@ def _needle(cue: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A cue found in the description: the option it gives, where, and whether a negation stands before it."""
+    """A cue found in the description: the option it gives, where, whether a negation stands before it, and
+    whether it stands in a question or a supposition (``moot``)."""
 
     option: str
     start: int
     end: int
     negated: bool
+    moot: bool
 
 
 class Description:
@@ -91,6 +101,12 @@ class Description:
         self.negations = negations or load_negations()
         self.words = words(text)
         self._clause = self._clauses()
+        self._plain = {
+            index + offset
+            for phrase in self.negations.plain
+            for index in _find(self.words, phrase)
+            for offset in range(len(phrase))
+        }  # "NV" read as "not vulnerable": its "not" negates no cue
         self._at: dict[str, list[int]] = {}  # where each word stands: a cue is looked for only where it can start
         for index, word in enumerate(self.words):
             self._at.setdefault(word, []).append(index)
@@ -107,9 +123,24 @@ class Description:
             starts.append(start)
         return tuple(starts)
 
+    def _moot(self, start: int, taken: set[int]) -> bool:
+        """Whether the clause holding ``start`` is a question (it ends in "?") or a supposition (it holds "if",
+        "whether" … that is not part of a cue found): a cue there states nothing."""
+        first = self._clause[start]
+        last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
+        if last < len(self.words) and self.words[last] == "?":
+            return True
+        return any(
+            not taken.intersection(range(first + at, first + at + len(phrase)))
+            for phrase in self.negations.hypotheticals
+            for at in _find(self.words[first:last], phrase)
+        )
+
     def _negated(self, start: int, taken: set[int]) -> bool:
-        """A negation within a few words before ``start``, in its clause, and not part of another cue found."""
+        """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
+        a plain phrase ("not vulnerable", "no trumps")."""
         first = max(self._clause[start], start - self.negations.window)
+        taken = taken | self._plain
         return any(
             not taken.intersection(range(first + at, first + at + len(phrase)))
             for phrase in self.negations.phrases
@@ -132,19 +163,24 @@ class Description:
             for option, start, end in spans
             if not any(s <= start and end <= e and (s, e) != (start, end) for _o, s, e in spans)
         ]
+        found = {i for _o, s, e in kept for i in range(s, e)}
         return [
             Hit(
                 option,
                 start,
                 end,
                 self._negated(start, {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
+                self._moot(start, found),
             )
             for option, start, end in kept
         ]
 
     def answer(self, cues: Mapping[str, Iterable[str]]) -> str | None:
-        """The one option the description gives, or None when it gives none, several, or contradicts itself."""
+        """The one option the description gives, or None when it gives none, several, or contradicts itself, or
+        when the question is only asked or supposed in it ("can it be accepted?"): the director answers it."""
         hits = self.hits(cues)
+        if any(hit.moot for hit in hits):
+            return None
         stated = {hit.option for hit in hits if not hit.negated}
         denied = {hit.option for hit in hits if hit.negated}
         if len(stated) != 1 or stated & denied:
