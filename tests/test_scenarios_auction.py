@@ -157,6 +157,7 @@ def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
         {
             "intent": "intended",
             "substituted": "yes",
+            "first-insufficient": "no",
             "lho-accepts": "refuse",
             "lead-restrictions/comparable-q": "no",
             "lead-restrictions/auction-over": "ended",
@@ -171,7 +172,13 @@ def test_substitution_accepted_and_comparable_lifts_the_lead_restrictions_but_no
     # Law 25B3: "Law 16C applies to any call withdrawn or cancelled", so Law 26A lifts only the lead restrictions.
     state = answer(
         "change-of-call",
-        {"intent": "intended", "substituted": "yes", "lho-accepts": "accept", "lead-restrictions/comparable-q": "yes"},
+        {
+            "intent": "intended",
+            "substituted": "yes",
+            "first-insufficient": "no",
+            "lho-accepts": "accept",
+            "lead-restrictions/comparable-q": "yes",
+        },
     )
     ruling = state.rulings[-1]
     assert state.finished and ruling.laws[0] == "26A" and "16C2" in ruling.laws
@@ -204,7 +211,13 @@ def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> 
     # Law 36 has no comparable-call exception: the director is never asked about one, and Law 26B stays.
     state = answer(
         "inadmissible-call",
-        {"what": "double", "double-when": "auction", "double-lho": "no", "double-own-turn-q": "yes"},
+        {
+            "what": "double",
+            "double-when": "auction",
+            "double-intended": "intended",
+            "double-lho": "no",
+            "double-own-turn-q": "yes",
+        },
         until="lead-restrictions/offender-role",
     )
     assert state.chart.id == "lead-restrictions" and state.node.id == "offender-role"
@@ -221,6 +234,7 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
     state = answer(
         "card-exposed-during-auction",
         {
+            "any-call": "yes",
             "own-error": "yes",
             "what-exposed": "honour",
             "offender-role": "declaring",
@@ -260,7 +274,7 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
 
 def test_an_opponent_who_saw_a_card_by_accident_during_the_auction_may_use_it() -> None:
     # 74C5: no rectification, and never the 16D adjustment.
-    state = answer("card-exposed-during-auction", {"own-error": "no"})
+    state = answer("card-exposed-during-auction", {"any-call": "yes", "own-error": "no"})
     assert state.finished and "74C5" in state.rulings[-1].laws and "no rectification" in state.rulings[-1].text
 
 
@@ -280,3 +294,23 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
         until="insufficient-bid/unintended",
     )
     assert state.chart.id == "insufficient-bid"
+
+
+def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
+    # The auction begins with the first call; before it, 16D1 (001 on Law 24).
+    state = answer("card-exposed-during-auction", {"any-call": "no"}, until="unauthorised-information/other-when")
+    assert state.chart.id == "unauthorised-information"
+
+
+def test_a_substituted_insufficient_bid_is_ruled_under_27c_not_25b() -> None:
+    state = answer("change-of-call", {"intent": "intended", "substituted": "yes", "first-insufficient": "yes"})
+    assert state.finished and state.rulings[-1].laws[0] == "27C"
+
+
+def test_a_double_pulled_by_mistake_is_first_a_change_of_call() -> None:
+    state = answer(
+        "inadmissible-call",
+        {"what": "double", "double-when": "auction", "double-intended": "unintended"},
+        until="change-of-call/intent",
+    )
+    assert state.chart.id == "change-of-call"

@@ -270,3 +270,29 @@ def test_once_the_opening_lead_is_faced_a_misinformed_call_can_no_longer_be_chan
         stage="clarification",
     )
     assert "47E2(a)" in note(state, "during-play").laws
+
+
+def test_a_claim_played_out_at_the_claimers_request_is_still_adjudicated() -> None:
+    # 68D2(b) needs the non-claiming side's request; otherwise Law 70 (68D2(a)).
+    state = answer(
+        "claim",
+        {"what-said": "claim", "faced-for-claim": "yes", "agreed": "played-on", "who-asked": "claiming"},
+        until="repeat-statement",
+    )
+    assert not state.finished
+
+
+def test_a_board_played_on_a_call_after_the_final_pass_gets_an_artificial_score() -> None:
+    state = answer(
+        "inadmissible-call", {"what": "after-final", "after-final": "played"}, until="adjusted-score/contest-artificial"
+    )
+    assert state.chart.id == "adjusted-score"
+
+
+def test_a_misdealt_board_already_played_elsewhere_is_not_redealt() -> None:
+    state = answer(
+        "wrong-board",
+        {"what-happened": "misdeal", "misdeal-when": "before-auction", "first-time": "no"},
+        until="unauthorised-information/other-when",
+    )
+    assert state.chart.id == "unauthorised-information"
