@@ -73,6 +73,7 @@ def matcher() -> Matcher:
         ("LHO led out of turn", 54),
         ("he claimed but trumps are out", 70),
         ("dummy says I revoked", 61),
+        ("their 2NT was unalerted and partner led the wrong suit", 21),  # a missing alert, however said
         ("bid too low", 27),
         ("can I change my bid", 25),
         ("what if I play from the wrong hand", 55),

@@ -34,7 +34,9 @@ from bot.matching.normalise import THAI, clean, thai_key
 
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
 NEAREST = 10  # examples that vote
-TELLING = 16  # the query's rarest features that find the nearest examples
+TELLING = 16  # the query's rarest features that find the nearest examples ...
+PER_WORD = 2.0  # ... or, in a longer message, two per word ...
+MOST_TELLING = 32  # ... up to this many
 SMOOTHING = 0.01  # naive Bayes: pseudo-weight of a feature a law's examples never used (an example weighs 1)
 NEAREST_SHARE = 0.5  # the nearest examples' part of the examples' say; naive Bayes has the rest
 
@@ -131,9 +133,14 @@ class ExampleVotes:
         self.examples = [e for e in examples if e.laws]
         documents = {index: features(tokens(e.query), e.query) for index, e in enumerate(self.examples)}
         self.nearest = Bm25(documents)
-        # A long story holds sixty words and pairs, and scoring each one's list of examples was most of its
-        # time: the nearest examples are found by the query's RAREST features only, which decide BM25 anyway
-        # ("card", "bid" and "partner" are in hundreds of examples and barely tell them apart).
+        # Scoring each feature's list of examples is most of the time a query costs, so the nearest examples
+        # are found by the query's RAREST features, which decide BM25 anyway ("card", "bid" and "partner" are
+        # in hundreds of examples): 16, or two per word of a longer message up to 32. Sixteen alone let a
+        # forum post's neighbours be chosen by its rarest words, often a name, a place or a hand's cards; 32
+        # put the right law among the first three for 10 more of 433 real posts left out by page (every
+        # feature: 18 more, but one file of real posts lost 3 of 43 at recall@1; bench/RESULTS.md). The count
+        # goes by words, not features: Thai is also read by its letters' trigrams, many per word, and reading
+        # more of them cost the Thai examples.
         self.spread = self.nearest.frequency
         # Naive Bayes learns each example as its features' weights, not their raw counts (Rennie et al., 2003):
         # a repeated feature counts as log(1 + n), a feature common to many examples counts less (its IDF),
@@ -166,7 +173,8 @@ class ExampleVotes:
     def votes(self, tokens: list[str], text: str) -> tuple[dict[int, float], dict[int, float]]:
         """The nearest examples' vote per law (the best law 1.0) and the naive Bayes posterior per law."""
         query = features(tokens, text)
-        telling = heapq.nsmallest(TELLING, (f for f in query if f in self.spread), key=self.spread.__getitem__)
+        size = max(TELLING, min(MOST_TELLING, int(PER_WORD * len(tokens))))
+        telling = heapq.nsmallest(size, (f for f in query if f in self.spread), key=self.spread.__getitem__)
         nearest: dict[int, float] = {}
         ranked = self.nearest.best(telling, NEAREST)
         if ranked:
