@@ -213,3 +213,11 @@ def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_co
 def test_two_cards_played_together_found_tricks_later_are_a_defective_trick() -> None:
     state = answer("two-cards-at-once", {"next-trick": "yes"})
     assert state.finished and "58B4" in state.rulings[-1].laws and "highest-ranking" in state.rulings[-1].text
+
+
+def test_a_partner_who_leads_before_declarer_chooses_has_a_penalty_card_of_their_own() -> None:
+    # 50D2: failure to wait is rectified under Law 49; declarer still chooses for the first penalty card.
+    state = answer(
+        "penalty-card", {"how-many": "one", "major-declarer-choice": "led-early"}, kind="major", turn="partner-leads"
+    )
+    assert state.finished and "49" in state.rulings[-1].laws and "major penalty card" in state.rulings[-1].text
