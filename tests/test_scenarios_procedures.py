@@ -71,7 +71,7 @@ def test_claim_needing_an_unstated_finesse_is_reduced() -> None:
 def test_defender_concedes_and_partner_objects_at_once() -> None:
     state = answer("claim", {"what-said": "concession", "defender-concession": "yes"})
     assert "Neither a concession nor a claim" in state.rulings[-1].text
-    assert state.rulings[-1].laws == ("68B2", "16C")
+    assert state.rulings[-1].laws == ("68B2", "16B1", "16C")
 
 
 def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
