@@ -389,6 +389,13 @@ def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> N
         ),
         ("dummy here. when am I allowed to say something about a revoke?", "remark-to-partner"),
         ("LHO bid out of turn and I said 'not your turn!'. was that allowed?", "remark-to-partner"),
+        ("RHO hesitated for a long time before passing. Can I still bid?", "hesitation-may-bid"),
+        ("My LHO hesitated and then passed; am I barred from bidding now?", "hesitation-may-bid"),
+        (
+            "Declarer revoked and the next hand had already played to the trick. Can it be corrected?",
+            "revoke-found-later",
+        ),
+        ("My RHO opened out of turn. Is it treated as an opening bid?", "artificial-call-out-of-turn"),
     ],
 )
 def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
