@@ -108,8 +108,9 @@ DATA = Path(__file__).parent / "data"
     # First answer citing a deciding section: 0.925 on the blind development set (0.535 before issue 26's
     # work), 0.948 on our own 364 questions (126 of them written blind in the seventh round, so lower than the
     # 0.979 of the first 238), 0.950 on the second development set; the six spent holdouts, now development
-    # data, 0.817 / 0.830 / 0.930 / 0.850 / 0.833 / 0.767 after the seventh round (the sixth set's first run:
-    # 0.533). The floors sit a little under, so a regression fails.
+    # data, 0.817 / 0.830 / 0.930 / 0.850 / 0.833 / 0.750 after the seventh round (the sixth set's first run:
+    # 0.533), and the seventh, 0.650 on its first and only run. The floors sit a little under, so a regression
+    # fails.
     [
         ("player-questions.jsonl", 0.88),
         ("player-questions-own.jsonl", 0.93),
@@ -120,6 +121,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout4.jsonl", 0.82),
         ("player-questions-holdout5.jsonl", 0.80),
         ("player-questions-holdout6.jsonl", 0.73),
+        ("player-questions-holdout7.jsonl", 0.62),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
