@@ -695,6 +695,21 @@ MISREAD = [
         "during the auction South doubled.",
         "yes",
     ),
+    ("P4", "unauthorised-information", "other-when", "North saw a card before the auction ended", "before-call"),
+    (
+        "P4",
+        "wrong-board",
+        "misdeal-when",
+        "Misdeal: North saw a card of East before the auction ended",
+        "before-auction",
+    ),
+    (
+        "P4",
+        "card-exposed-during-auction",
+        "any-call",
+        "North exposed the ace of hearts before the bidding ended, partner saw it",
+        "no",
+    ),
     (
         "P5",
         "card-exposed-during-auction",
