@@ -734,6 +734,13 @@ MISREAD = [
         "yes",
     ),
     (
+        "P6",
+        "two-cards-at-once",
+        "next-trick",
+        "East played two cards in the same trick; nobody noticed until trick 9",
+        "no",
+    ),
+    (
         "P7",
         "wrong-board",
         "wrong-board-event",
