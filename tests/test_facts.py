@@ -711,6 +711,13 @@ MISREAD = [
         "no",
     ),
     (
+        "P4",
+        "card-exposed-during-auction",
+        "any-call",
+        "North dropped a card face up; before anyone called the TD partner saw it",
+        "no",
+    ),
+    (
         "P5",
         "card-exposed-during-auction",
         "own-error",
