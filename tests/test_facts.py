@@ -854,6 +854,13 @@ MISREAD = [
         "East bid 1H over 1S in turn. Before anyone else called, East changed it to 2H himself, and LHO then passed",
         "accept",
     ),
+    (
+        "P17",
+        "insufficient-bid",
+        "lho-accepts",
+        "East bid 1H over 1S, then changed it to 2H; LHO had already called before the Director came",
+        "accept",
+    ),
 ]
 
 
