@@ -50,6 +50,7 @@ class Negations:
     window: int
     hypotheticals: tuple[tuple[str, ...], ...]
     plain: tuple[tuple[str, ...], ...]  # phrases whose negation word negates nothing: "not vulnerable"
+    summons: tuple[tuple[str, ...], ...] = ()  # after a cue, it names who was called: "had called the director"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -60,6 +61,7 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         int(document["window"]),
         tuple(words(str(p)) for p in document["hypotheticals"]),
         tuple(words(str(p)) for p in document["plain"]),
+        tuple(words(str(p)) for p in document["summons"]),
     )
 
 
@@ -147,16 +149,20 @@ class Description:
             for at in _find(self.words[first:start], phrase)
         )
 
+    def _summons(self, end: int) -> bool:
+        """Whether the words from ``end`` name the Director: "called" in "called the director" is no call."""
+        return any(self.words[end : end + len(phrase)] == phrase for phrase in self.negations.summons)
+
     def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
-        ("lead out of turn" within "opening lead out of turn")."""
+        ("lead out of turn" within "opening lead out of turn"), and so is one followed by "the director"."""
         spans = [
             (option, start, start + len(needle))
             for option, phrases in cues.items()
             for phrase in phrases
             if (needle := _needle(phrase))
             for start in self._at.get(needle[0], ())
-            if self.words[start : start + len(needle)] == needle
+            if self.words[start : start + len(needle)] == needle and not self._summons(start + len(needle))
         ]
         kept = [
             (option, start, end)
