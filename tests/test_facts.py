@@ -1298,6 +1298,34 @@ MISREAD = [
         "East claimed two tricks. Declarer accepted the claim but dummy doubted it straight away.",
         "yes",
     ),
+    (
+        "Q15",
+        "call-out-of-rotation",
+        "what-call",
+        "East bid out of rotation: he passed when it was South's turn to call.",
+        "bid",
+    ),
+    (
+        "Q15",
+        "call-out-of-rotation",
+        "what-call",
+        "North was dealer, but East opened out of rotation with a pass.",
+        "bid",
+    ),
+    (
+        "Q15",
+        "comparable-call",
+        "ask-offence",
+        "East bid out of turn: he passed when it was South's turn to call.",
+        "bid-oor",
+    ),
+    (
+        "Q16",
+        "start-of-play",
+        "layout",
+        "Dummy hid a card under another; declarer noticed at once, but only after dummy had revoked.",
+        "nothing-yet",
+    ),
 ]
 
 
