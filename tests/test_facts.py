@@ -1326,6 +1326,20 @@ MISREAD = [
         "Dummy hid a card under another; declarer noticed at once, but only after dummy had revoked.",
         "nothing-yet",
     ),
+    (
+        "Q4",
+        "declarer-exposes-cards",
+        "intended-claim",
+        "Declarer faced his cards after the opening lead out of turn; the defenders treated it as a claim.",
+        "claim",
+    ),
+    (
+        "Q19",
+        "wrong-board",
+        "partner-called",
+        "South took the cards from the wrong board and opened 1♥. Her partner had called for the director.",
+        "yes",
+    ),
 ]
 
 
