@@ -1340,6 +1340,13 @@ MISREAD = [
         "South took the cards from the wrong board and opened 1♥. Her partner had called for the director.",
         "yes",
     ),
+    (
+        "Q11",
+        "misinformation",
+        "agreement",
+        "2♦ wasn't alerted, which is right: their card says natural. South misbid, intending a transfer.",
+        "explanation",
+    ),
 ]
 
 
