@@ -1347,6 +1347,20 @@ MISREAD = [
         "2♦ wasn't alerted, which is right: their card says natural. South misbid, intending a transfer.",
         "explanation",
     ),
+    (
+        "Q14",
+        "penalty-card",
+        "how-many",
+        "West already had one penalty card, the ♠K; now he dropped the ♣5 face up.",
+        "one",
+    ),
+    (
+        "Q14",
+        "penalty-card",
+        "how-many",
+        "West dropped the ♣5 face up; East dropped another, his second penalty card.",
+        "several",
+    ),
 ]
 
 
