@@ -1361,6 +1361,13 @@ MISREAD = [
         "West dropped the ♣5 face up; East dropped another, his second penalty card.",
         "several",
     ),
+    (
+        "Q5",
+        "claim",
+        "agreed",
+        "Declarer continued playing to trick 10 and then claimed the rest. The defenders called the director.",
+        "played-on",
+    ),
 ]
 
 
