@@ -50,7 +50,7 @@ class Negations:
     window: int
     hypotheticals: tuple[tuple[str, ...], ...]
     plain: tuple[tuple[str, ...], ...]  # phrases whose negation word negates nothing: "not vulnerable"
-    summons: tuple[tuple[str, ...], ...] = ()  # after a cue, it names who was called: "had called the director"
+    summons: tuple[tuple[str, ...], ...]  # after a cue, it names who was called: "had called the director"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -132,21 +132,20 @@ class Description:
         last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
         if last < len(self.words) and self.words[last] == "?":
             return True
-        return any(
-            not taken.intersection(range(first + at, first + at + len(phrase)))
-            for phrase in self.negations.hypotheticals
-            for at in _find(self.words[first:last], phrase)
-        )
+        return self._stands(self.negations.hypotheticals, first, last, taken)
 
     def _negated(self, start: int, taken: set[int]) -> bool:
         """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
         a plain phrase ("not vulnerable", "no trumps")."""
         first = max(self._clause[start], start - self.negations.window)
-        taken = taken | self._plain
+        return self._stands(self.negations.phrases, first, start, taken | self._plain)
+
+    def _stands(self, phrases: tuple[tuple[str, ...], ...], first: int, last: int, taken: set[int]) -> bool:
+        """Whether one of ``phrases`` stands among the words from ``first`` to ``last``, outside the ``taken`` ones."""
         return any(
             not taken.intersection(range(first + at, first + at + len(phrase)))
-            for phrase in self.negations.phrases
-            for at in _find(self.words[first:start], phrase)
+            for phrase in phrases
+            for at in _find(self.words[first:last], phrase)
         )
 
     def _summons(self, end: int) -> bool:
