@@ -87,6 +87,16 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("Can it be accepted?").answer(cues) is None
     assert Description("LHO accepted, what now?").answer(cues) == "yes"
     assert Description("LHO accepted — is that the end of it?").answer(cues) == "yes"
+    # a belief, a party's claim or what should have happened states no fact of the table: asked
+    assert Description("South says LHO accepted the lead").answer(cues) is None
+    assert Description("East insists LHO accepted it").answer(cues) is None
+    assert Description("declarer, thinking LHO accepted, played on").answer(cues) is None
+    assert Description("LHO should have accepted it").answer(cues) is None
+    assert Description("LHO accepted, South says").answer(cues) == "yes"  # the claim comes after the fact
+    # "non-offender" is one word to a director, not "offender" after "non"
+    role = {"declaring": ["offender became declarer"], "defending": ["offender became a defender"]}
+    assert Description("the non-offender became declarer").answer(role) is None
+    assert Description("the offender became declarer").answer(role) == "declaring"
     # a negation that belongs to another cue does not cancel the next one: both are cued, so it is asked
     revoke = load_charts()["revoke"].cues["what-happened"]
     assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None

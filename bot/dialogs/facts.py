@@ -6,7 +6,7 @@ description only when exactly one of its options is cued and that cue is neither
 "hasn't called yet") nor contradicted (the same option's cue also negated elsewhere); otherwise it is asked.
 A question or a supposition states nothing, and leaves the question to the director: a question with a cue in a
 part of a sentence that ends in "?" or holds "if", "whether", "what happens" is asked ("East asks if it can be
-accepted").
+accepted"), and so is one whose cue follows a belief or a party's claim ("South says East misexplained 2♦").
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ class Negations:
     hypotheticals: tuple[tuple[str, ...], ...]
     plain: tuple[tuple[str, ...], ...]  # phrases whose negation word negates nothing: "not vulnerable"
     summons: tuple[tuple[str, ...], ...]  # after a cue, it names who was called: "had called the director"
+    reports: tuple[tuple[str, ...], ...]  # before a cue, a belief or a claim, not a fact: "thinking trumps were drawn"
+    compounds: frozenset[str]  # straight before a cue, part of another word: "non-offender"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -62,6 +64,8 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["hypotheticals"]),
         tuple(words(str(p)) for p in document["plain"]),
         tuple(words(str(p)) for p in document["summons"]),
+        tuple(words(str(p)) for p in document["reports"]),
+        frozenset(str(p).casefold() for p in document["compounds"]),
     )
 
 
@@ -127,12 +131,15 @@ class Description:
 
     def _moot(self, start: int, taken: set[int]) -> bool:
         """Whether the clause holding ``start`` is a question (it ends in "?") or a supposition (it holds "if",
-        "whether" … that is not part of a cue found): a cue there states nothing."""
+        "whether" … that is not part of a cue found), or the cue follows a belief or a claim in it ("thinking",
+        "says", "should have"): a cue there states nothing."""
         first = self._clause[start]
         last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
         if last < len(self.words) and self.words[last] == "?":
             return True
-        return self._stands(self.negations.hypotheticals, first, last, taken)
+        return self._stands(self.negations.hypotheticals, first, last, taken) or self._stands(
+            self.negations.reports, first, start, taken
+        )
 
     def _negated(self, start: int, taken: set[int]) -> bool:
         """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
@@ -154,14 +161,17 @@ class Description:
 
     def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
-        ("lead out of turn" within "opening lead out of turn"), and so is one followed by "the director"."""
+        ("lead out of turn" within "opening lead out of turn"), and so is one followed by "the director" or
+        straight after "non" ("non-offender")."""
         spans = [
             (option, start, start + len(needle))
             for option, phrases in cues.items()
             for phrase in phrases
             if (needle := _needle(phrase))
             for start in self._at.get(needle[0], ())
-            if self.words[start : start + len(needle)] == needle and not self._summons(start + len(needle))
+            if self.words[start : start + len(needle)] == needle
+            and not self._summons(start + len(needle))
+            and not (start and self.words[start - 1] in self.negations.compounds)
         ]
         kept = [
             (option, start, end)
