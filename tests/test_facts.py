@@ -71,6 +71,7 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("IB 1♦ over 1♥, not accepted, corrected to 2♦").answer(cues) == "no"
     assert Description("LHO hasn't accepted yet").answer(cues) is None
     assert Description("LHO has not yet accepted").answer(cues) is None
+    assert Description("declarer touched nothing").answer({"touched": ["declarer touched"]}) is None
     assert Description("no one had said a word, then LHO accepted").answer(cues) == "yes"
     assert Description("It was never in doubt that the lead was out of turn and LHO accepted").answer(cues) == "yes"
     assert Description("accepted, but later not accepted").answer(cues) is None  # contradicted

@@ -53,6 +53,7 @@ class Negations:
     summons: tuple[tuple[str, ...], ...]  # after a cue, it names who was called: "had called the director"
     reports: tuple[tuple[str, ...], ...]  # before a cue, a belief or a claim, not a fact: "thinking trumps were drawn"
     compounds: frozenset[str]  # straight before a cue, part of another word: "non-offender"
+    undoing: tuple[tuple[str, ...], ...]  # straight after a cue, undo it: "declarer touched nothing"
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -66,6 +67,7 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["summons"]),
         tuple(words(str(p)) for p in document["reports"]),
         frozenset(str(p).casefold() for p in document["compounds"]),
+        tuple(words(str(p)) for p in document["undoing"]),
     )
 
 
@@ -155,14 +157,16 @@ class Description:
             for at in _find(self.words[first:last], phrase)
         )
 
-    def _summons(self, end: int) -> bool:
-        """Whether the words from ``end`` name the Director: "called" in "called the director" is no call."""
-        return any(self.words[end : end + len(phrase)] == phrase for phrase in self.negations.summons)
+    def _undone(self, end: int) -> bool:
+        """Whether the words from ``end`` name the Director ("called" in "called the director" is no call) or undo
+        the cue ("declarer touched nothing")."""
+        after = (*self.negations.summons, *self.negations.undoing)
+        return any(self.words[end : end + len(phrase)] == phrase for phrase in after)
 
     def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
         ("lead out of turn" within "opening lead out of turn"), and so is one followed by "the director" or
-        straight after "non" ("non-offender")."""
+        "nothing", or straight after "non" ("non-offender")."""
         spans = [
             (option, start, start + len(needle))
             for option, phrases in cues.items()
@@ -170,7 +174,7 @@ class Description:
             if (needle := _needle(phrase))
             for start in self._at.get(needle[0], ())
             if self.words[start : start + len(needle)] == needle
-            and not self._summons(start + len(needle))
+            and not self._undone(start + len(needle))
             and not (start and self.words[start - 1] in self.negations.compounds)
         ]
         kept = [
