@@ -4,7 +4,8 @@ A scenario is a description as a director types it, the chart it must open, the 
 question named by its question, and the ruling it must reach. Each is walked on a temporary store through
 the shared step and the dialog service the front ends use: each triage question on the way (answered the
 way that leads to the chart) is one tap, picking the situation is one, then every screen answered (a
-question, a Continue, a Resume) is one more. Whether the description led to the chart at all is the
+question, a Continue, a Resume) is one more; a park's message that asks the question resuming
+leads to is answered there, one tap for both. Whether the description led to the chart at all is the
 matcher's part, counted apart ("offered"; a miss still counts one tap). Answers the service takes from
 the description itself cost nothing and are counted apart.
 """
@@ -172,7 +173,13 @@ async def walk_scenario(dialogs: Dialogs, scenario: Scenario) -> Outcome:
     taps, offered, found = pick(scenario.description, scenario.chart)
     try:
         while not screen.finished and taps <= MAX_TAPS:
-            screen = await dialogs.answer(OWNER, screen.session_id, screen.step, named.step(walk).option)
+            if screen.after is not None:  # a park's message answers the question resuming leads to
+                chart, node = screen.after.where.split("/", 1)
+                key = answer_key(scenario.chart, chart, node)
+                option = named.option(key, screen.after.text, [choice.id for choice in screen.options])
+                screen = await dialogs.answer(OWNER, screen.session_id, screen.step, option, question=screen.question)
+            else:
+                screen = await dialogs.answer(OWNER, screen.session_id, screen.step, named.step(walk).option)
             taps += 1
             _row, walk, _events = await dialogs.inspect(screen.session_id)
     except (UnnamedAnswer, DialogError) as exc:

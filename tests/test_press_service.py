@@ -73,3 +73,29 @@ def test_a_copied_walk_moves_on_alone(engine: Engine) -> None:
     engine.take(copy, Step("demo-main", "who", "lho"))
     assert (walk.node.id, walk.steps, walk.answered, walk.notes, walk.frames[-1].values) == ("who", [], [], [], {})
     assert copy.node.id == "card" and copy.frames[-1].values == {"offender": "lho"} and copy.notes
+
+
+async def test_a_parks_message_answers_the_question_resuming_leads_to(dialogs: Dialogs, store: Store) -> None:
+    """Called back at the end of the hand, the director answers the waiting question from the park's own
+    message: one tap, and the record still shows the session parked, then resumed, then answered."""
+    screen = await dialogs.start("alice", "demo-main")
+    for step, option in enumerate(["lho", "honour", "continue"]):
+        screen = await dialogs.answer("alice", screen.session_id, step, option)
+    assert screen.kind == "park" and screen.after is not None
+    assert screen.after.text == "Was the non-offending side damaged?"
+    assert [c.id for c in screen.options] == ["yes", "no"] and screen.question == screen.after.question
+    with pytest.raises(Stale):  # a button of an earlier step is refused, nothing stored
+        await dialogs.answer("alice", screen.session_id, screen.step - 1, 1, question=screen.question)
+    done = await dialogs.answer("alice", screen.session_id, screen.step, 1, question=screen.question)
+    assert done.finished and done.path[-1].answer == "No"
+    kinds = [e.kind for e in await store.events(screen.session_id)]
+    assert kinds[-4:] == ["park", "resume", "answer", "ruling"]
+
+
+async def test_resuming_a_parked_session_still_shows_its_question(dialogs: Dialogs) -> None:
+    screen = await dialogs.start("alice", "demo-main")
+    for step, option in enumerate(["lho", "honour", "continue"]):
+        screen = await dialogs.answer("alice", screen.session_id, step, option)
+    resumed = await dialogs.resume("alice", screen.session_id)
+    assert resumed.kind == "question" and resumed.text == "Was the non-offending side damaged?"
+    assert resumed.after is None

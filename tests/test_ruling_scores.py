@@ -22,7 +22,7 @@ from bot.store import Store
 from bot.terminal import TerminalChat
 
 # the revoke chart to its two-trick transfer, by the numbers a director types
-REVOKE_TWO = ["1", "1", "2", "1", "1", "1", "1", "1", "1"]
+REVOKE_TWO = ["1", "1", "2", "1", "1", "1", "1", "1"]  # the park asks who won the revoke trick: no Resume
 
 
 @pytest.mark.parametrize(
@@ -167,8 +167,10 @@ async def test_telegram_offers_score_it_under_the_ruling_and_files_the_reply(sto
     app = await start_bot(store, load_charts(), api)
     table, stranger = Table(app, api), Table(app, api, user_id=2, chat_id=2, name="Bo")
     await table.send("/start c_revoke")
-    for label in ("A player revoked", "No", "Yes, it is established", "During play", "None of these", "Resume",
-                  "The player who revoked", "Yes", "No, the adjustment is enough"):  # fmt: skip
+    for label in ("A player revoked", "No", "Yes, it is established", "During play", "None of these"):
+        calls = await table.press(label)
+    assert "When you are called back: Who won the revoke trick?" in table.texts(calls)  # the park asks it at once
+    for label in ("The player who revoked", "Yes", "No, the adjustment is enough"):
         calls = await table.press(label)
     ruling = table.texts(calls)
     assert "To work out the score, tap Score it and type the contract and the result at the table" in ruling

@@ -17,8 +17,8 @@ from bot.taps import measure, read_scenarios, walk_scenario
 
 TAPS = Path(__file__).parent / "taps"
 
-# 1NT (1♥), corrected to 2♥: the pick, LHO's refusal taken from the description, three questions, a Resume,
-# the damage question at the end of play (the notes on the way need no tap).
+# 1NT (1♥), corrected to 2♥: the pick, LHO's refusal taken from the description, three questions, then the
+# damage question at the end of play, answered from the park's own message (the notes on the way need no tap).
 INSUFFICIENT_BID = """
 - description: "insufficient bid 1H over 1NT, LHO won't accept it, he corrects to 2H"
   chart: insufficient-bid
@@ -34,17 +34,15 @@ def write(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
 
 
 @pytest.mark.slow
-def test_taps_count_the_pick_every_question_and_every_continue_or_resume(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_taps_count_the_pick_and_every_question_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["taps", str(write(tmp_path, INSUFFICIENT_BID)), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures == {
         "n": 1,
         "reached": 1,
-        "median_taps": 6,
-        "p90_taps": 6,
-        "max_taps": 6,
+        "median_taps": 5,
+        "p90_taps": 5,
+        "max_taps": 5,
         "prefilled": 1,
         "offered": 1,
     }
@@ -110,7 +108,7 @@ async def test_answers_taken_from_the_description_cost_no_tap_and_are_checked(st
     dialogs = Prefilling(store, load_charts())
     scenario = read_scenarios([write(tmp_path, INSUFFICIENT_BID)], load_charts())[0]
     outcome = await walk_scenario(dialogs, scenario)
-    assert (outcome.taps, outcome.prefilled, outcome.reached) == (6, 1, True)
+    assert (outcome.taps, outcome.prefilled, outcome.reached) == (5, 1, True)
     wrong = replace(scenario, answers={**scenario.answers, "unintended": "unintended"})
     outcome = await walk_scenario(dialogs, wrong)
     assert not outcome.reached

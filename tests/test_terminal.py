@@ -144,6 +144,7 @@ async def test_parked_sessions_are_listed_and_resumed(chat: TerminalChat) -> Non
     for key in ("1", "1", "2"):
         reply = await chat.handle(key)
     assert "PARKED — Play continues" in reply
+    assert "When you are called back: Was the non-offending side damaged?" in reply and reply.endswith("2. No")
     listing = await chat.handle("parked")
     assert "Demo of every node kind — parked" in listing
     number = listing.split("\n")[1].split()[0]

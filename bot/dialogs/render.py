@@ -86,6 +86,12 @@ def description_line(answers: Sequence[Answered], change: str = "") -> str:
     return f"{line} — {change}" if change else line
 
 
+def called_back_line(question: str) -> str:
+    """The question a park's message asks for when the Director is called back (``Screen.after``): its buttons
+    answer it there, with no Resume in between."""
+    return f"When you are called back: {question}"
+
+
 def settings_line(answers: Sequence[Answered], change: str = "") -> str:
     """ "By the rules: ACBL: appeals are heard by the Director in charge (no committee) → No committee — Change"
     for the answers just taken from the club's or authority's regulations (``Screen.from_settings``)."""

@@ -43,16 +43,19 @@ class NamedAnswers:
         if not self.asks(walk):
             return Step(chart, node.id, CONTINUE)
         key = answer_key(self.top_chart, chart, node.id)
+        return Step(chart, node.id, self.option(key, walk.render(prompt(node)), options))
+
+    def option(self, key: str, asked: str, options: Sequence[str]) -> str:
+        """The answer named for question ``key`` (which asks ``asked``), among ``options``."""
         named = self.left.get(key)
         if not named:
             raise UnnamedAnswer(
-                f"{key} asks {walk.render(prompt(node))!r} and the scenario names no answer for it "
-                f"(options: {', '.join(options)})"
+                f"{key} asks {asked!r} and the scenario names no answer for it (options: {', '.join(options)})"
             )
         option = named.pop(0)
         if option not in options:
             raise UnnamedAnswer(f"{key}: {option!r} is not an option (options: {', '.join(options)})")
-        return Step(chart, node.id, option)
+        return option
 
     def check(self, key: str, option: str) -> str | None:
         """Take an answer given another way (prefilled from a description): why it is wrong, or None."""

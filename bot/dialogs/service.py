@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
 from bot.dialogs.facts import SOURCE, Description, answer_from
-from bot.dialogs.model import Chart, Jump, Node, Park, Question, Ruling, ScoreStep, choices, prompt
+from bot.dialogs.model import CONTINUE, Chart, Jump, Node, Park, Question, Ruling, ScoreStep, choices, prompt
 from bot.dialogs.regulations import SOURCE as SETTING
 from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
 from bot.dialogs.render import outcome_texts, ruling_notes
@@ -85,6 +85,9 @@ class Screen:
     where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
     aloud: tuple[str, ...] = ()  # once finished: the notes and rulings read aloud, in the order they happened
     score: ScoreStep | None = None  # once finished: the arithmetic the director may ask for (the last ruling's)
+    # A park's next question, when resuming leads to one: its options are the park's own (with its question key),
+    # so the director called back answers it from the park's message, without a Resume in between.
+    after: Screen | None = None
 
     @property
     def finished(self) -> bool:
@@ -212,7 +215,7 @@ class Dialogs:
         session_id = await self.store.create_session(
             owner, chat, chart_id, chart.version, start, _position(walk), prefilled
         )  # with the answers the description gave, in one transaction
-        return self._screen(session_id, chart, walk, settings_from(kept))
+        return self._with_after(self._screen(session_id, chart, walk, settings_from(kept)), walk, start)
 
     def _named_settings(self, chart_id: str) -> frozenset[str]:
         """The regulations the chart's questions and rulings name (a ruling's ``when`` keyed on one), and those
@@ -263,24 +266,34 @@ class Dialogs:
         stored) if the session has moved on or the option is not there, Moved if another question now
         stands at that step (an earlier answer was changed since the question was shown)."""
         row, walk, events = await self._load(owner, session_id)
+        shown_walk = walk.copy()
         if step != len(walk.steps) or walk.finished:
             raise Stale("That button is from an earlier question.", self._view(row, walk, events))
+        resumed: list[tuple[str, dict[str, Any]]] = []
+        if walk.parked and question is not None and question != question_key(walk.chart.id, walk.node.id):
+            resumed = self._resume_on(walk, _started(events))  # a park's message answers the question after it
         node = walk.node
         if question is not None and question != question_key(walk.chart.id, node.id):
-            raise Moved("That question has moved on.", self._view(row, walk, events))
+            raise Moved("That question has moved on.", self._view(row, shown_walk, events))
         if isinstance(option, int):
             shown = choices(node)
             if not 0 <= option < len(shown):
-                raise Stale("That is not an option here.", self._view(row, walk, events))
+                raise Stale("That is not an option here.", self._view(row, shown_walk, events))
             option = shown[option][0]
         picked = Step(walk.chart.id, node.id, option)
         try:
             self.engine.take(walk, picked)
         except StaleAnswer as exc:
-            raise Stale("That is not an option here.", self._view(row, walk, events)) from exc
+            raise Stale("That is not an option here.", self._view(row, shown_walk, events)) from exc
         kind = EventKind.RESUME if isinstance(node, Park) else EventKind.ANSWER
         taken = self._prefill(walk, _started(events))
-        return await self._record(row, events, walk, [(kind, picked.as_data()), *taken])
+        return await self._record(row, events, walk, [*resumed, (kind, picked.as_data()), *taken])
+
+    def _resume_on(self, walk: Walk, start: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Move a parked ``walk`` past its park, with the answers the description gives after it; the events."""
+        park = Step(walk.chart.id, walk.node.id, CONTINUE)
+        self.engine.take(walk, park)
+        return [(EventKind.RESUME, park.as_data()), *self._prefill(walk, start)]
 
     async def resume(self, owner: str, session_id: int) -> Screen:
         """Continue a parked session past its park node; any other session is simply shown."""
@@ -448,13 +461,28 @@ class Dialogs:
 
     def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
         """The screen of a loaded session, with the regulations it was started with and its polls' results."""
-        screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(_started(events).get("settings")))
+        started = _started(events)
+        screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(started.get("settings")))
         if walk.finished:
             return screen
+        screen = self._with_after(screen, walk, started)
         polled = tuple(
             str(e.data["said"]) for e in events if e.kind == EventKind.POLL and e.data.get("node") == screen.where
         )
         return replace(screen, polled=polled) if polled else screen
+
+    def _with_after(self, screen: Screen, walk: Walk, start: Mapping[str, Any]) -> Screen:
+        """A park's screen with the question resuming leads to (after the answers the description gives), its
+        options offered at once; any other screen as it is."""
+        if not walk.parked:
+            return screen
+        resumed = walk.copy()
+        self._resume_on(resumed, start)
+        if resumed.finished or not isinstance(resumed.node, Question):
+            return screen
+        chart = self.charts[screen.chart_id]
+        after = self._screen(screen.session_id, chart, resumed, settings_from(start.get("settings")))
+        return replace(screen, after=after, question=after.question, options=after.options)
 
     def _screen(
         self, session_id: int, chart: Chart, walk: Walk, settings: Mapping[str, Setting] | None = None

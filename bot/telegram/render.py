@@ -13,7 +13,7 @@ from typing import Any
 from telegram import ForceReply, InlineKeyboardMarkup
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, description_line, settings_line
+from bot.dialogs.render import answer_words, called_back_line, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.rulings import score_usage
@@ -74,6 +74,10 @@ def question_html(screen: Screen) -> str:
     lines += [f"» {esc(note)}" for note in screen.notes]
     if screen.kind == "park":
         lines.append("⏸ <b>Parked.</b> " + esc(screen.text))
+        if screen.after:
+            if screen.after.from_description:
+                lines.append(f"<i>{esc(description_line(screen.after.from_description))}</i>")
+            lines.append("▶ " + esc(called_back_line(screen.after.text)))
     else:
         lines.append(esc(screen.text))
     if screen.from_settings:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, description_line, settings_line
+from bot.dialogs.render import answer_words, called_back_line, description_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.rulings import RulingRecord, score_usage
@@ -17,6 +17,10 @@ def screen_text(book: LawBook, screen: Screen) -> str:
     lines += [f"» {note}" for note in screen.notes]
     if screen.kind == "park":
         lines.append("PARKED — " + screen.text)
+        if screen.after:
+            if screen.after.from_description:
+                lines.append(description_line(screen.after.from_description))
+            lines.append(called_back_line(screen.after.text))
     else:
         lines.append(screen.text)
     if screen.from_settings:
