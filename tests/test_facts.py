@@ -94,6 +94,9 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("declarer, thinking LHO accepted, played on").answer(cues) is None
     assert Description("LHO should have accepted it").answer(cues) is None
     assert Description("LHO accepted, South says").answer(cues) == "yes"  # the claim comes after the fact
+    assert Description("According to South, LHO accepted").answer(cues) is None
+    assert Description("West said LHO accepted the lead").answer(cues) is None
+    assert Description("declarer said 'small club' and LHO accepted").answer(cues) == "yes"  # a designation
     # "non-offender" is one word to a director, not "offender" after "non"
     role = {"declaring": ["offender became declarer"], "defending": ["offender became a defender"]}
     assert Description("the non-offender became declarer").answer(role) is None

@@ -53,6 +53,7 @@ class Negations:
     summons: tuple[tuple[str, ...], ...]  # after a cue, it names who was called: "had called the director"
     reports: tuple[tuple[str, ...], ...]  # before a cue, a belief or a claim, not a fact: "thinking trumps were drawn"
     compounds: frozenset[str]  # straight before a cue, part of another word: "non-offender"
+    asides: tuple[tuple[str, ...], ...]  # open the part before a cue's and report it too: "according to South,"
     undoing: tuple[tuple[str, ...], ...]  # straight after a cue, undo it: "declarer touched nothing"
 
 
@@ -67,6 +68,7 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["summons"]),
         tuple(words(str(p)) for p in document["reports"]),
         frozenset(str(p).casefold() for p in document["compounds"]),
+        tuple(words(str(p)) for p in document["asides"]),
         tuple(words(str(p)) for p in document["undoing"]),
     )
 
@@ -134,14 +136,24 @@ class Description:
     def _moot(self, start: int, taken: set[int]) -> bool:
         """Whether the clause holding ``start`` is a question (it ends in "?") or a supposition (it holds "if",
         "whether" … that is not part of a cue found), or the cue follows a belief or a claim in it ("thinking",
-        "says", "should have"): a cue there states nothing."""
+        "says", "should have", "according to South,"): a cue there states nothing."""
         first = self._clause[start]
         last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
         if last < len(self.words) and self.words[last] == "?":
             return True
-        return self._stands(self.negations.hypotheticals, first, last, taken) or self._stands(
-            self.negations.reports, first, start, taken
+        return (
+            self._stands(self.negations.hypotheticals, first, last, taken)
+            or self._reported(first, start, taken)
+            or self._aside(first)
         )
+
+    def _aside(self, first: int) -> bool:
+        """Whether the part of the sentence before the one starting at ``first`` opens with "according to" or the
+        like, and so reports this one too."""
+        if first < 2 or self.words[first - 1] != ",":
+            return False
+        before = self._clause[first - 2]
+        return any(self.words[before : before + len(phrase)] == phrase for phrase in self.negations.asides)
 
     def _negated(self, start: int, taken: set[int]) -> bool:
         """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
@@ -155,6 +167,15 @@ class Description:
             not taken.intersection(range(first + at, first + at + len(phrase)))
             for phrase in phrases
             for at in _find(self.words[first:last], phrase)
+        )
+
+    def _reported(self, first: int, start: int, taken: set[int]) -> bool:
+        """Whether a report ("says", "thinking", "said declarer") begins between ``first`` and the cue at ``start``,
+        on a word no cue found took; it may run into the cue: "said declarer" reports "declarer accepted"."""
+        return any(
+            first + at < start and first + at not in taken
+            for phrase in self.negations.reports
+            for at in _find(self.words[first:], phrase)
         )
 
     def _undone(self, end: int) -> bool:
