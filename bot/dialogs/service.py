@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.dialogs.engine import Answered, ChartMismatch, Engine, Reached, StaleAnswer, Step, Walk
-from bot.dialogs.facts import SOURCE, Description, answer_from
+from bot.dialogs.facts import SOURCE, answer_from, read_description
 from bot.dialogs.model import CONTINUE, Chart, Jump, Node, Park, Question, Ruling, ScoreStep, choices, prompt
 from bot.dialogs.regulations import SOURCE as SETTING
 from bot.dialogs.regulations import Setting, answer_from_setting, setting_for, settings_from
@@ -237,10 +237,10 @@ class Dialogs:
     def _prefill(self, walk: Walk, start: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """Answer, on ``walk``, each question the description or the settings give, for as long as they give
         the next one; the answer events to store, marked with where each answer came from."""
-        description, settings = start.get("description"), settings_from(start.get("settings"))
+        description, settings = start.get("description"), walk.settings
         if not description and not settings:
             return []
-        words = Description(description) if description else None
+        words = read_description(description) if description else None
         taken: list[tuple[str, dict[str, Any]]] = []
         while not walk.finished and isinstance(walk.node, Question) and len(taken) < PREFILL_LIMIT:
             option = answer_from(words, walk.chart, walk.node) if words else None
@@ -389,33 +389,32 @@ class Dialogs:
         return chart.title if chart else chart_id
 
     async def _load(self, owner: str, session_id: int) -> tuple[SessionRow, Walk, list[Event]]:
-        row = await self.store.session(session_id)
-        if row is None or row.owner != owner:
+        found = await self.store.session_log(session_id)
+        if found is None or found[0].owner != owner:
             raise NotFound(f"There is no session {session_id} of yours.")
-        walk, events = await self._replay(row)
-        return row, walk, events
+        row, events = found
+        return row, self._replay(row, events), events
 
     async def inspect(self, session_id: int) -> tuple[SessionRow, Walk, list[Event]]:
         """Any session's state and log, without an owner check: for records and local tools, not front ends."""
-        row = await self.store.session(session_id)
-        if row is None:
+        found = await self.store.session_log(session_id)
+        if found is None:
             raise NotFound(f"There is no session {session_id}.")
-        walk, events = await self._replay(row)
-        return row, walk, events
+        row, events = found
+        return row, self._replay(row, events), events
 
     def screen_of(self, row: SessionRow, walk: Walk) -> Screen:
         """The screen for a session already replayed (see ``inspect``)."""
         return self._screen(row.id, self.charts[row.chart_id], walk)
 
-    async def _replay(self, row: SessionRow) -> tuple[Walk, list[Event]]:
-        """The session's walk (a copy the caller may move on) and its log."""
+    def _replay(self, row: SessionRow, events: list[Event]) -> Walk:
+        """The session's walk after its log ``events`` (a copy the caller may move on)."""
         if row.chart_id not in self.charts:
             raise DialogError(f"Session {row.id} used the chart {row.chart_id!r}, which no longer exists.")
-        events = await self.store.events(row.id)
         kept = self._walks.get(row.id)
         if kept is not None and kept[:2] == (row.created, len(events)):
             self._walks.move_to_end(row.id)
-            return kept[2].copy(), events
+            return kept[2].copy()
         try:
             steps = _steps_from(self.engine, row.chart_id, events)
             walk = self.engine.walk(row.chart_id, steps, settings=settings_from(_started(events).get("settings")))
@@ -425,7 +424,7 @@ class Dialogs:
                 " Start the chart again."
             ) from exc
         self._keep(row, len(events), walk)
-        return walk.copy(), events
+        return walk.copy()
 
     def _keep(self, row: SessionRow, events: int, walk: Walk) -> None:
         """Remember ``walk`` as the state after the session's first ``events`` events; nobody moves it on."""
@@ -461,11 +460,11 @@ class Dialogs:
 
     def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
         """The screen of a loaded session, with the regulations it was started with and its polls' results."""
-        started = _started(events)
-        screen = self._screen(row.id, self.charts[row.chart_id], walk, settings_from(started.get("settings")))
+        screen = self._screen(row.id, self.charts[row.chart_id], walk, walk.settings)
         if walk.finished:
             return screen
-        screen = self._with_after(screen, walk, started)
+        if walk.parked:
+            screen = self._with_after(screen, walk, _started(events))
         polled = tuple(
             str(e.data["said"]) for e in events if e.kind == EventKind.POLL and e.data.get("node") == screen.where
         )
@@ -481,7 +480,7 @@ class Dialogs:
         if resumed.finished or not isinstance(resumed.node, Question):
             return screen
         chart = self.charts[screen.chart_id]
-        after = self._screen(screen.session_id, chart, resumed, settings_from(start.get("settings")))
+        after = self._screen(screen.session_id, chart, resumed, resumed.settings)
         return replace(screen, after=after, question=after.question, options=after.options)
 
     def _screen(

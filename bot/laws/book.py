@@ -131,6 +131,9 @@ class LawBook:
     definitions: dict[str, Definition]
     introduction: tuple[tuple[str, str], ...]
     _sections: dict[str, Section] = field(default_factory=dict)
+    # Each reference's text as read aloud, once formatted (bot.laws.text.quoted): the book never changes while
+    # the bot runs, and every ruling quotes its laws.
+    quotes: dict[str, str | None] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._sections = {str(s.ref): s for law in self.laws.values() for s in law.sections}

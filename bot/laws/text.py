@@ -59,6 +59,15 @@ def format_passage(book: LawBook, passage: Passage) -> str:
     return _MARKER.sub(lambda m: _superscript(int(m.group(1))), "\n".join(lines)).rstrip() + "\n"
 
 
+def quoted(book: LawBook, ref: str) -> str | None:
+    """``format_passage`` of a reference without its trailing newline, or None when the book has no such law or
+    section; formatted once per book and reference (``LawBook.quotes``), since every ruling quotes its laws."""
+    if ref not in book.quotes:
+        passage = book.passage(ref)
+        book.quotes[ref] = format_passage(book, passage).rstrip() if passage is not None else None
+    return book.quotes[ref]
+
+
 def _superscript(number: int) -> str:
     """A footnote marker as a book prints it (the data keeps ``[^N]``, which is markup, not reading)."""
     return str(number).translate(_SUPERSCRIPT)

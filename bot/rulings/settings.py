@@ -106,7 +106,17 @@ def _club_value(club: Club, name: str) -> str | None:
 
 def regulation_settings(club: Club | None) -> dict[str, Setting]:
     """The value of every regulation for a ruling filed under ``club`` (or under none), with the line a screen
-    shows for it and its source."""
+    shows for it and its source. Under no club they come from the knowledge alone, which never changes while
+    the bot runs, so they are worked out once (every chart a director of no club starts asks for them)."""
+    return dict(_unfiled() if club is None else _settings(club))
+
+
+@cache
+def _unfiled() -> dict[str, Setting]:
+    return _settings(None)
+
+
+def _settings(club: Club | None) -> dict[str, Setting]:
     table = authorities()
     authority = club.authority if club and club.authority in table else DEFAULT_AUTHORITY
     label = club.authority if club else NO_CLUB

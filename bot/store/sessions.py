@@ -112,15 +112,27 @@ class Sessions(Database):
 
     async def session(self, session_id: int) -> SessionRow | None:
         """The session's row; on a cache miss its row and log are read together, in one round trip."""
+        found = await self._session_log(session_id)
+        return found[0] if found is not None else None
+
+    async def session_log(self, session_id: int) -> tuple[SessionRow, list[Event]] | None:
+        """The session's row and its log (a list the caller may keep), as a press needs them: one look at the
+        store's memory (and at whether another process has committed since), where asking for the row and then
+        the log looked twice."""
+        found = await self._session_log(session_id)
+        return (found[0], list(found[1])) if found is not None else None
+
+    async def _session_log(self, session_id: int) -> tuple[SessionRow, list[Event]] | None:
         cached = self._recent_session(session_id)
         if cached is not None:
-            return cached[0]
+            return cached
         found = await self._run_quick(partial(_session_and_log, session_id=session_id))
         if found is None:
             return None
         row, rows = found
-        self._remember(row, _events(rows))
-        return row
+        events = _events(rows)
+        self._remember(row, events)
+        return row, events
 
     async def sessions(self, owner: str, statuses: Sequence[Status], limit: int = 20) -> list[SessionRow]:
         """An owner's sessions in the given states, most recently touched first."""

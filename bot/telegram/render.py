@@ -15,7 +15,7 @@ from telegram import ForceReply, InlineKeyboardMarkup
 from bot.dialogs import Screen
 from bot.dialogs.render import answer_words, called_back_line, description_line, settings_line
 from bot.laws import LawBook
-from bot.laws.text import format_passage
+from bot.laws.text import quoted
 from bot.rulings import score_usage
 from bot.telegram.callbacks import Answer, Back, Change, ChangeMenu, ChangeWhich, Keep, LawText, PollPlayers, Restart
 
@@ -121,10 +121,7 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
     if screen.score:
         lines += ["", f"🧮 <i>To work out the score, tap Score it and type {esc(score_usage(screen.score))}.</i>"]
     lines += ["", "<b>Laws applied</b>"]
-    for ref in screen.laws:
-        passage = book.passage(ref)
-        if passage is not None:
-            lines.append(f"<pre>{esc(format_passage(book, passage).rstrip())}</pre>")
+    lines += [f"<pre>{esc(text)}</pre>" for ref in screen.laws if (text := quoted(book, ref)) is not None]
     if screen.path:
         lines += ["", "<b>How we got here</b>"]
         lines += [f"{n}. {esc(a.question)} → <i>{esc(answer_words(a))}</i>" for n, a in enumerate(screen.path, start=1)]
@@ -134,11 +131,7 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
 
 def laws_html(book: LawBook, refs: Sequence[str]) -> list[str]:
     """The full text of some sections, as messages within the limit."""
-    blocks = [
-        f"<pre>{esc(format_passage(book, passage).rstrip())}</pre>"
-        for ref in refs
-        if (passage := book.passage(ref)) is not None
-    ]
+    blocks = [f"<pre>{esc(text)}</pre>" for ref in refs if (text := quoted(book, ref)) is not None]
     return _split_html("\n".join(blocks) or "No law text for this step.")
 
 

@@ -15,7 +15,7 @@ RetryAfter, BadRequest and the rest. Redirects are not followed (the Bot API sen
 
 Parameters go as one JSON body (the Bot API takes JSON for every method; a file goes as multipart form data).
 A proxy named in the environment (``HTTPS_PROXY``, ``HTTP_PROXY``, with ``NO_PROXY``), as httpx honoured, is
-read once per Bot API host, not per request (aiohttp's own ``trust_env`` reads ``~/.netrc`` on a thread for
+read once per Bot API base URL, not per request (aiohttp's own ``trust_env`` reads ``~/.netrc`` on a thread for
 every request).
 """
 
@@ -56,7 +56,7 @@ class AiohttpRequest(BaseRequest):
         self._read, self._write, self._connect, self._pool = read_timeout, write_timeout, connect_timeout, pool_timeout
         self._media_write = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
-        self._proxies: dict[tuple[str, str], str | None] = {}
+        self._proxies: dict[str, str | None] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -74,12 +74,14 @@ class AiohttpRequest(BaseRequest):
             await self._session.close()
 
     def _proxy_for(self, url: str) -> str | None:
-        """The proxy the environment names for ``url``'s host, or None (none named, or NO_PROXY lists it)."""
-        parts = urlsplit(url)
-        key = (parts.scheme, parts.hostname or "")
+        """The proxy the environment names for ``url``'s host, or None (none named, or NO_PROXY lists it); kept
+        by the URL up to its last part (the Bot API's base, or a file's folder), so a request only looks it up."""
+        key = url.rpartition("/")[0]
         if key not in self._proxies:
+            parts = urlsplit(url)
             proxies = getproxies()
-            self._proxies[key] = None if proxy_bypass_environment(key[1], proxies) else proxies.get(key[0])
+            host = parts.hostname or ""
+            self._proxies[key] = None if proxy_bypass_environment(host, proxies) else proxies.get(parts.scheme)
         return self._proxies[key]
 
     async def do_request(
