@@ -130,6 +130,23 @@ def test_a_card_written_with_its_suits_symbol_keeps_its_rank(matcher: Matcher, s
     assert read == [t.text for t in matcher.normaliser.tokens(words)] and "honour" in read
 
 
+@pytest.mark.parametrize(
+    ("diagram", "words"),
+    [
+        ("dummy came down with K 10 x x in spades", "dummy came down with in spades"),
+        ("I held AQ10xx and Kx and opened", "I held and and opened"),
+    ],
+)
+def test_a_holding_written_out_is_no_double(matcher: Matcher, diagram: str, words: str) -> None:
+    read = [t.text for t in matcher.normaliser.tokens(diagram)]
+    assert read == [t.text for t in matcher.normaliser.tokens(words)] and "doubl" not in read
+
+
+@pytest.mark.parametrize("auction", ["1NT X XX 2♠", "2♠ x 3♣ xx", "he bid 4♥ and I said X"])
+def test_an_x_among_calls_is_still_a_double(matcher: Matcher, auction: str) -> None:
+    assert "doubl" in [t.text for t in matcher.normaliser.tokens(auction)]
+
+
 def test_candidates_say_why_and_which_chart(matcher: Matcher) -> None:
     top = matcher.match("partner made an insufficient bid").candidates[0]
     assert top.law == 27 and top.title == "Insufficient Bid"

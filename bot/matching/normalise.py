@@ -45,6 +45,12 @@ _BID = re.compile(
 # read as "diamonds"); it is read as "♦ king" is.
 _HONOUR = re.compile(r"([♠♥♦♣♤♡♢♧])\s?([AKQJ])(?![\w])")
 _HONOUR_WORD = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
+# A holding written out, "K 10 x x", "AQ10xx", "A K Q x": its x's are small cards, not doubles, and its letters
+# name no card the story turns on; a hand diagram read as calls ("x" is "double") pulled a story about a dummy's
+# cards towards the laws of the auction.
+_CARDS = r"(?:10|[AKQJT2-9xX])+"
+_HOLDING_RUN = re.compile(rf"(?<![\w.]){_CARDS}(?:[ \t/,]+{_CARDS})*(?![\w♠♥♦♣♤♡♢♧])")
+_RANKED = re.compile(r"[AKQJT2-9]|10")
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
 THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -194,6 +200,7 @@ class Normaliser:
         return words
 
     def _latin(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
+        text = _HOLDING_RUN.sub(_without_holding, text) if "x" in text or "X" in text else text
         text = (
             _HONOUR.sub(lambda card: f"{card[1]} {_HONOUR_WORD[card[2]]}", text)
             .lower()
@@ -261,6 +268,16 @@ class Normaliser:
                 out.append(words[i])
                 i += 1
         return out
+
+
+def _without_holding(run: re.Match[str]) -> str:
+    """A run of card symbols gone when it is a holding: a word mixing a rank and small cards ("Kxx"), or three
+    or more symbols among which both ("Q 10 x x"); a lone "X" (a double) or "XX" (a redouble) stays."""
+    parts = re.split(r"[ \t/,]+", run.group())
+    small = [("x" in p or "X" in p) for p in parts]
+    ranked = [bool(_RANKED.search(p)) for p in parts]
+    mixed = any(s and r for s, r in zip(small, ranked, strict=True))
+    return " " if mixed or (len(parts) >= 3 and any(small) and any(ranked)) else run.group()
 
 
 def _by_first(sequences: dict[tuple[str, ...], tuple[str, ...]]) -> _Table:
