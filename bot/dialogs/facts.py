@@ -21,6 +21,7 @@ from bot.dialogs.model import Chart, Question
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 
 SOURCE = "description"  # an answer's ``source`` when it was taken from the description
+ASK = "ask"  # in a chart's cues, in place of an option: words that leave the question to the director
 _WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()—–]")
 STOPS = frozenset(".,;:!?()—–")
 
@@ -241,5 +242,5 @@ def answer_from(description: Description, chart: Chart, question: Question) -> s
     cues = chart.cues.get(question.id)
     if not cues:
         return None
-    option = description.answer(cues)
+    option = description.answer(cues)  # ``ASK``'s words are an option of none: cued with another, both are asked
     return option if option in {o.id for o in question.options} else None

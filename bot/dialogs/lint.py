@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.dialogs.engine import Engine
-from bot.dialogs.facts import STOPS, load_negations, words
+from bot.dialogs.facts import ASK, STOPS, load_negations, words
 from bot.dialogs.loader import NODE_ID
 from bot.dialogs.model import (
     NUMBERS,
@@ -374,8 +374,8 @@ def _check_jump_cycles(charts: Mapping[str, Chart], out: list[Finding]) -> None:
 
 
 def _check_cues(chart: Chart, out: list[Finding]) -> None:
-    """Every cue names an existing question and one of its options; no cue gives two options of one question;
-    a cue is more than negation words."""
+    """Every cue names an existing question and one of its options (or ``ask``: words that leave it to the
+    director); no cue gives two options of one question; a cue is more than negation words."""
     where = f"{chart.path}:{chart.cues_line}"
     negations = set(load_negations().phrases)
     for node_id, options in chart.cues.items():
@@ -385,7 +385,7 @@ def _check_cues(chart: Chart, out: list[Finding]) -> None:
             continue
         given: dict[tuple[str, ...], str] = {}
         for option, cues in options.items():
-            if option not in {o.id for o in node.options}:
+            if option != ASK and option not in {o.id for o in node.options}:
                 out.append(Finding(where, f"cues for {node_id!r} name {option!r}, which is not one of its options"))
             for cue in cues:
                 said = words(cue)
