@@ -176,7 +176,7 @@ class Description:
         return any(
             first + at < start and first + at not in taken
             for phrase in self.negations.reports
-            for at in _find(self.words[first:], phrase)
+            for at in _find(self.words[first : start + len(phrase)], phrase)
         )
 
     def _undone(self, end: int) -> bool:
