@@ -20,7 +20,7 @@ TAPS = Path(__file__).parent / "taps"
 # 1NT (1♥), corrected to 2♥: the pick, LHO's refusal taken from the description, three questions, then the
 # damage question at the end of play, answered from the park's own message (the notes on the way need no tap).
 INSUFFICIENT_BID = """
-- description: "insufficient bid 1H over 1NT, LHO won't accept it, he corrects to 2H"
+- description: "insufficient bid 1H over 1NT, LHO refused the insufficient bid, he corrects to 2H"
   chart: insufficient-bid
   answers: {unintended: intended, in-rotation: in-turn, lho-accepts: refuse, replacement: lowest, damaged-b1: no}
   ruling: stands-b1
@@ -64,7 +64,9 @@ def test_the_table_lists_a_scenario_that_missed_its_ruling_and_why(
 def test_a_chart_the_description_does_not_offer_is_reported_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = INSUFFICIENT_BID.replace("insufficient bid 1H over 1NT, LHO won't accept it, he corrects to 2H", "thanks")
+    text = INSUFFICIENT_BID.replace(
+        "insufficient bid 1H over 1NT, LHO refused the insufficient bid, he corrects to 2H", "thanks"
+    )
     assert main(["taps", str(write(tmp_path, text))]) == 0  # the walk still reaches its ruling
     out = capsys.readouterr().out
     assert "NOT OFFERED" in out and "offered 0" in out and "did not offer" in out
