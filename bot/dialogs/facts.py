@@ -143,8 +143,8 @@ class Description:
         if last < len(self.words) and self.words[last] == "?":
             return True
         return (
-            self._stands(self.negations.hypotheticals, first, last, taken)
-            or self._reported(first, start, taken)
+            self._opens(self.negations.hypotheticals, first, last, taken)
+            or self._opens(self.negations.reports, first, start, taken)
             or self._aside(first)
         )
 
@@ -170,13 +170,13 @@ class Description:
             for at in _find(self.words[first:last], phrase)
         )
 
-    def _reported(self, first: int, start: int, taken: set[int]) -> bool:
-        """Whether a report ("says", "thinking", "said declarer") begins between ``first`` and the cue at ``start``,
-        on a word no cue found took; it may run into the cue: "said declarer" reports "declarer accepted"."""
+    def _opens(self, phrases: tuple[tuple[str, ...], ...], first: int, last: int, taken: set[int]) -> bool:
+        """Whether one of ``phrases`` begins from ``first`` to before ``last`` on a word no cue found took; it may run
+        on into a cue: "said declarer" reports "declarer accepted", "had he" supposes "he substituted"."""
         return any(
-            first + at < start and first + at not in taken
-            for phrase in self.negations.reports
-            for at in _find(self.words[first : start + len(phrase)], phrase)
+            first + at < last and first + at not in taken
+            for phrase in phrases
+            for at in _find(self.words[first : last + len(phrase) - 1], phrase)
         )
 
     def _undone(self, end: int) -> bool:
