@@ -266,12 +266,14 @@ class Dialogs:
         stored) if the session has moved on or the option is not there, Moved if another question now
         stands at that step (an earlier answer was changed since the question was shown)."""
         row, walk, events = await self._load(owner, session_id)
-        shown_walk = walk.copy()
         if step != len(walk.steps) or walk.finished:
             raise Stale("That button is from an earlier question.", self._view(row, walk, events))
+        start = _started(events)
+        shown_walk = walk  # the walk a refused press shows: the session as stored
         resumed: list[tuple[str, dict[str, Any]]] = []
         if walk.parked and question is not None and question != question_key(walk.chart.id, walk.node.id):
-            resumed = self._resume_on(walk, _started(events))  # a park's message answers the question after it
+            shown_walk = walk.copy()
+            resumed = self._resume_on(walk, start)  # a park's message answers the question after it
         node = walk.node
         if question is not None and question != question_key(walk.chart.id, node.id):
             raise Moved("That question has moved on.", self._view(row, shown_walk, events))
@@ -286,7 +288,7 @@ class Dialogs:
         except StaleAnswer as exc:
             raise Stale("That is not an option here.", self._view(row, shown_walk, events)) from exc
         kind = EventKind.RESUME if isinstance(node, Park) else EventKind.ANSWER
-        taken = self._prefill(walk, _started(events))
+        taken = self._prefill(walk, start)
         return await self._record(row, events, walk, [*resumed, (kind, picked.as_data()), *taken])
 
     def _resume_on(self, walk: Walk, start: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
