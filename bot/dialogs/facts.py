@@ -222,8 +222,8 @@ class Description:
         hits = self.hits(cues)
         if any(hit.moot for hit in hits):
             return None
-        stated = {hit.option for hit in hits if not hit.negated}
-        denied = {hit.option for hit in hits if hit.negated}
+        stated = {hit.option for hit in hits if not hit.negated or hit.option == ASK}  # "never faced" asks too
+        denied = {hit.option for hit in hits if hit.negated and hit.option != ASK}
         if len(stated) != 1 or stated & denied:
             return None
         return next(iter(stated))
