@@ -120,12 +120,12 @@ def real(store: Store) -> Dialogs:
 
 
 async def test_a_chart_started_from_a_description_skips_what_it_says(real: Dialogs, store: Store) -> None:
-    screen = await real.start("t:1", OLOOT, description="The wrong defender led; declarer hasn't accepted yet")
+    screen = await real.start("t:1", OLOOT, description="The wrong defender led face up; declarer hasn't accepted yet")
     assert screen.node_id == "told-to-lead" and screen.step == 1
     assert [(a.step.node, a.step.option, a.source) for a in screen.path] == [("who-led", "defender", SOURCE)]
     assert [a.answer for a in screen.from_description] == ["The defender who was not on lead"]
     events = await store.events(screen.session_id)
-    assert events[0].data["description"] == "The wrong defender led; declarer hasn't accepted yet"
+    assert events[0].data["description"] == "The wrong defender led face up; declarer hasn't accepted yet"
     assert [(e.kind, e.data.get("source")) for e in events] == [("start", None), ("answer", SOURCE)]
     # the director's answers move the walk on; the negated "accepted" is asked, not taken
     screen = await real.answer("t:1", screen.session_id, 1, "no")
@@ -147,7 +147,7 @@ async def test_a_session_and_the_answers_its_description_gave_are_stored_togethe
         return await write(statements)
 
     monkeypatch.setattr(store, "_write", counted)
-    screen = await real.start("t:1", OLOOT, description="The wrong defender led; declarer hasn't accepted yet")
+    screen = await real.start("t:1", OLOOT, description="The wrong defender led face up; declarer hasn't accepted yet")
     assert len(writes) == 1
     with sqlite3.connect(store.path) as other:  # as another process reads the file
         kinds = other.execute("SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (screen.session_id,))
@@ -157,7 +157,7 @@ async def test_a_session_and_the_answers_its_description_gave_are_stored_togethe
 
 
 async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store: Store) -> None:
-    screen = await real.start("t:1", OLOOT, description="a defender led out of turn and declarer accepted the lead")
+    screen = await real.start("t:1", OLOOT, description="the wrong defender led face up and declarer accepted the lead")
     assert screen.node_id == "told-to-lead"
     screen = await real.answer("t:1", screen.session_id, 1, "no")
     screen = await real.answer("t:1", screen.session_id, 2, "no")
@@ -170,7 +170,7 @@ async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store
     assert "Who faced the opening lead out of turn? → The defender who was not on lead (from your description)" in text
     assert "→ Accepted it, or played a card to it (from your description)" in text
     assert "Could presumed declarer have seen any of dummy's cards? → No\n" in text
-    assert "Described as:\n  > a defender led out of turn and declarer accepted the lead\n" in text
+    assert "Described as:\n  > the wrong defender led face up and declarer accepted the lead\n" in text
     for fmt in ("markdown", "html"):
         assert "from your description" in export(load_lawbook(), record, fmt)
 
@@ -182,7 +182,7 @@ async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:
     assert screen.node_id == "who-led" and screen.path == ()  # back over it: the question is asked
     screen = await real.answer("t:1", screen.session_id, 0, "defender")
     assert screen.node_id == "told-to-lead" and [a.source for a in screen.path] == [""]
-    screen = await real.start("t:1", OLOOT, description="the wrong defender led, and declarer refused the lead")
+    screen = await real.start("t:1", OLOOT, description="the wrong defender led face up, and declarer refused the lead")
     assert screen.node_id == "told-to-lead"
     screen = await real.back("t:1", screen.session_id)
     assert screen.node_id == "who-led" and screen.step == 0
@@ -247,7 +247,7 @@ async def test_the_terminal_passes_what_was_typed(store: Store) -> None:
     matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
     chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:t", matcher)
     await chat.handle("mode director")
-    listed = await chat.handle("the wrong defender made the opening lead out of turn")
+    listed = await chat.handle("the wrong defender made the opening lead face up")
     number = next(line.split(".")[0].strip() for line in listed.splitlines() if "Opening lead out of turn" in line)
     shown = await chat.handle(number)
     assert "From your description: The defender who was not on lead — type 'history'" in shown
@@ -266,7 +266,7 @@ async def bot(store: Store) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
 async def test_telegram_passes_what_was_typed(bot: tuple[Application, FakeBotAPI]) -> None:
     app, api = bot
     table = Table(app, api)
-    await table.send("the wrong defender made the opening lead out of turn")
+    await table.send("the wrong defender made the opening lead face up")
     calls = await table.press("Opening lead out of turn — Law 54 (likely)")
     text = table.texts(calls)
     assert "From your description: The defender who was not on lead — ✎ Change an answer" in text
