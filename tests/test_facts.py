@@ -24,7 +24,8 @@ from bot.rulings.export import export
 from bot.store import Store
 from bot.terminal import TerminalChat
 
-OLOOT = "opening-lead-out-of-turn"
+REVOKE = "revoke"
+REVOKED = "declarer revoked on trick 5"  # answers what happened, and that it was not the twelfth trick
 DATA = Path(__file__).parent / "data"
 
 
@@ -120,18 +121,19 @@ def real(store: Store) -> Dialogs:
 
 
 async def test_a_chart_started_from_a_description_skips_what_it_says(real: Dialogs, store: Store) -> None:
-    screen = await real.start("t:1", OLOOT, description="The wrong defender led face up; declarer hasn't accepted yet")
-    assert screen.node_id == "told-to-lead" and screen.step == 1
-    assert [(a.step.node, a.step.option, a.source) for a in screen.path] == [("who-led", "defender", SOURCE)]
-    assert [a.answer for a in screen.from_description] == ["The defender who was not on lead"]
+    screen = await real.start("t:1", REVOKE, description=REVOKED)
+    assert screen.node_id == "established" and screen.step == 2
+    assert [(a.step.node, a.step.option, a.source) for a in screen.path] == [
+        ("what-happened", "revoke", SOURCE),
+        ("trick-twelve", "no", SOURCE),
+    ]
+    assert [a.answer for a in screen.from_description] == ["A player revoked", "No"]
     events = await store.events(screen.session_id)
-    assert events[0].data["description"] == "The wrong defender led face up; declarer hasn't accepted yet"
-    assert [(e.kind, e.data.get("source")) for e in events] == [("start", None), ("answer", SOURCE)]
-    # the director's answers move the walk on; the negated "accepted" is asked, not taken
-    screen = await real.answer("t:1", screen.session_id, 1, "no")
-    assert screen.from_description == ()
+    assert events[0].data["description"] == REVOKED
+    assert [(e.kind, e.data.get("source")) for e in events] == [("start", None), ("answer", SOURCE), ("answer", SOURCE)]
+    # the director's answer moves the walk on, and the next question the words answer is taken too
     screen = await real.answer("t:1", screen.session_id, 2, "no")
-    assert screen.node_id == "began-spreading"
+    assert screen.finished and [a.source for a in screen.path] == [SOURCE, SOURCE, "", SOURCE]
 
 
 async def test_a_session_and_the_answers_its_description_gave_are_stored_together(
@@ -147,49 +149,48 @@ async def test_a_session_and_the_answers_its_description_gave_are_stored_togethe
         return await write(statements)
 
     monkeypatch.setattr(store, "_write", counted)
-    screen = await real.start("t:1", OLOOT, description="The wrong defender led face up; declarer hasn't accepted yet")
+    screen = await real.start("t:1", REVOKE, description=REVOKED)
     assert len(writes) == 1
     with sqlite3.connect(store.path) as other:  # as another process reads the file
         kinds = other.execute("SELECT kind FROM events WHERE session_id = ? ORDER BY seq", (screen.session_id,))
-        assert [kind for (kind,) in kinds] == ["start", "answer"]
+        assert [kind for (kind,) in kinds] == ["start", "answer", "answer"]
         (step,) = other.execute("SELECT step FROM sessions WHERE id = ?", (screen.session_id,)).fetchone()
-    assert step == screen.step == 1
+    assert step == screen.step == 2
 
 
 async def test_answers_are_taken_again_as_the_walk_moves_on(real: Dialogs, store: Store) -> None:
-    screen = await real.start("t:1", OLOOT, description="the wrong defender led face up and declarer accepted the lead")
-    assert screen.node_id == "told-to-lead"
-    screen = await real.answer("t:1", screen.session_id, 1, "no")
+    screen = await real.start("t:1", REVOKE, description=REVOKED)
     screen = await real.answer("t:1", screen.session_id, 2, "no")
-    assert screen.finished and screen.rulings[-1].node == "accept"
-    assert [a.source for a in screen.path] == [SOURCE, "", "", SOURCE]
+    assert screen.finished and screen.rulings[-1].node == "replace"
     kinds = [(e.kind, e.data.get("source")) for e in await store.events(screen.session_id)]
     assert kinds[-2:] == [("answer", SOURCE), ("ruling", None)]
     record = await Rulings(store, real).record(screen.session_id)
     text = export(load_lawbook(), record, "text")
-    assert "Who faced the opening lead out of turn? → The defender who was not on lead (from your description)" in text
-    assert "→ Accepted it, or played a card to it (from your description)" in text
-    assert "Could presumed declarer have seen any of dummy's cards? → No\n" in text
-    assert "Described as:\n  > the wrong defender led face up and declarer accepted the lead\n" in text
+    assert "Who revoked? → Declarer (from your description)" in text
+    assert "Has the revoke been established? → No, not yet established\n" in text
+    assert f"Described as:\n  > {REVOKED}\n" in text
     for fmt in ("markdown", "html"):
         assert "from your description" in export(load_lawbook(), record, fmt)
 
 
 async def test_back_and_change_over_a_prefilled_answer(real: Dialogs) -> None:
-    screen = await real.start("t:1", OLOOT, description="dummy led")
-    assert screen.finished and [a.source for a in screen.path] == [SOURCE]  # the answer led straight to a ruling
+    screen = await real.start("t:1", REVOKE, description=REVOKED)
+    screen = await real.answer("t:1", screen.session_id, 2, "no")
+    assert screen.finished and screen.path[-1].source == SOURCE  # the answer taken last led straight to a ruling
     screen = await real.reopen_ruling("t:1", screen.session_id)
-    assert screen.node_id == "who-led" and screen.path == ()  # back over it: the question is asked
-    screen = await real.answer("t:1", screen.session_id, 0, "defender")
-    assert screen.node_id == "told-to-lead" and [a.source for a in screen.path] == [""]
-    screen = await real.start("t:1", OLOOT, description="the wrong defender led face up, and declarer refused the lead")
-    assert screen.node_id == "told-to-lead"
+    assert screen.node_id == "who-revoked" and len(screen.path) == 3  # back over it: the question is asked
+    screen = await real.answer("t:1", screen.session_id, 3, "defender")
+    assert screen.node_id != "who-revoked" and screen.path[-1].source == ""
+    screen = await real.start("t:1", REVOKE, description=REVOKED)
     screen = await real.back("t:1", screen.session_id)
-    assert screen.node_id == "who-led" and screen.step == 0
-    screen = await real.answer("t:1", screen.session_id, 0, "defender")
-    assert screen.node_id == "told-to-lead"
-    changed = await real.change("t:1", screen.session_id, 1, "declaring-side")
-    assert changed.finished and [(a.step.option, a.source) for a in changed.path] == [("declaring-side", "")]
+    assert screen.node_id == "trick-twelve" and screen.step == 1
+    screen = await real.answer("t:1", screen.session_id, 1, "no")
+    assert screen.node_id == "established" and screen.path[-1].source == ""
+    changed = await real.change("t:1", screen.session_id, 2, "yes")
+    assert changed.node_id == "twelve-hands" and [(a.step.option, a.source) for a in changed.path] == [
+        ("revoke", SOURCE),
+        ("yes", ""),
+    ]
 
 
 async def test_every_first_question_with_cues_is_answered_from_its_cue(real: Dialogs) -> None:
@@ -209,10 +210,10 @@ async def test_every_first_question_with_cues_is_answered_from_its_cue(real: Dia
 
 
 async def test_two_options_cued_or_no_description_asks(real: Dialogs) -> None:
-    screen = await real.start("t:1", OLOOT, description="the defender led, or maybe dummy led")
-    assert screen.node_id == "who-led" and screen.path == ()
-    screen = await real.start("t:1", OLOOT)
-    assert screen.node_id == "who-led" and screen.path == ()
+    screen = await real.start("t:1", REVOKE, description="declarer revoked, or maybe dummy only asked about a revoke")
+    assert screen.node_id == "what-happened" and screen.path == ()
+    screen = await real.start("t:1", REVOKE)
+    assert screen.node_id == "what-happened" and screen.path == ()
 
 
 def test_the_linter_checks_every_cue(demo_charts: dict[str, Chart]) -> None:
@@ -247,12 +248,12 @@ async def test_the_terminal_passes_what_was_typed(store: Store) -> None:
     matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
     chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:t", matcher)
     await chat.handle("mode director")
-    listed = await chat.handle("the wrong defender made the opening lead face up")
-    number = next(line.split(".")[0].strip() for line in listed.splitlines() if "Opening lead out of turn" in line)
+    listed = await chat.handle(REVOKED)
+    number = next(line.split(".")[0].strip() for line in listed.splitlines() if "Revoke" in line)
     shown = await chat.handle(number)
-    assert "From your description: The defender who was not on lead — type 'history'" in shown
-    assert "Did the defender lead because" in shown
-    assert "→ The defender who was not on lead (from your description)" in await chat.handle("history")
+    assert "From your description: A player revoked · Did the revoke happen on the twelfth trick" in shown
+    assert "Has the revoke been established?" in shown
+    assert "→ A player revoked (from your description)" in await chat.handle("history")
 
 
 @pytest.fixture
@@ -266,11 +267,11 @@ async def bot(store: Store) -> AsyncIterator[tuple[Application, FakeBotAPI]]:
 async def test_telegram_passes_what_was_typed(bot: tuple[Application, FakeBotAPI]) -> None:
     app, api = bot
     table = Table(app, api)
-    await table.send("the wrong defender made the opening lead face up")
-    calls = await table.press("Opening lead out of turn — Law 54 (likely)")
+    await table.send(REVOKED)
+    calls = await table.press("Revoke")
     text = table.texts(calls)
-    assert "From your description: The defender who was not on lead — ✎ Change an answer" in text
-    assert "Did the defender lead because" in text
+    assert "From your description: A player revoked · Did the revoke happen on the twelfth trick" in text
+    assert "Has the revoke been established?" in text
 
 
 # Descriptions an audit found answered wrongly (finding, chart, question, text, the wrong option once taken), one
