@@ -222,7 +222,7 @@ class Description:
         hits = self.hits(cues)
         if any(hit.moot for hit in hits):
             return None
-        stated = {hit.option for hit in hits if not hit.negated or hit.option == ASK}  # "never faced" asks too
+        stated = {hit.option for hit in hits if not hit.negated or hit.option == ASK}  # negated or not, it asks
         denied = {hit.option for hit in hits if hit.negated and hit.option != ASK}
         if len(stated) != 1 or stated & denied:
             return None
