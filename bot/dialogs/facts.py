@@ -196,7 +196,7 @@ class Description:
             if (needle := _needle(phrase))
             for start in self._at.get(needle[0], ())
             if self.words[start : start + len(needle)] == needle
-            and not self._undone(start + len(needle))
+            and (option == ASK or not self._undone(start + len(needle)))  # a word that asks asks whatever follows
             and not (start and self.words[start - 1] in self.negations.compounds)
         ]
         kept = [
