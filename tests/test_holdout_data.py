@@ -15,7 +15,7 @@ from bot.laws.book import KNOWLEDGE_DIR, load_lawbook
 from bot.laws.refs import parse_canonical
 
 DATA = Path(__file__).parent / "data"
-ROUNDS = (4, 5, 6, 7, 8, 9)
+ROUNDS = (4, 5, 6, 7, 8, 9, 10)
 SIZES = {"queries": 50, "questions": 60}
 
 
