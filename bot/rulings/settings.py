@@ -108,7 +108,7 @@ def regulation_settings(club: Club | None) -> dict[str, Setting]:
     """The value of every regulation for a ruling filed under ``club`` (or under none), with the line a screen
     shows for it and its source. Under no club they come from the knowledge alone, which never changes while
     the bot runs, so they are worked out once (every chart a director of no club starts asks for them)."""
-    return dict(_unfiled() if club is None else _settings(club))
+    return dict(_unfiled()) if club is None else _settings(club)  # a copy of the kept ones; a club's are new
 
 
 @cache
