@@ -98,7 +98,12 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("East insists LHO accepted it").answer(cues) is None
     assert Description("declarer, thinking LHO accepted, played on").answer(cues) is None
     assert Description("LHO should have accepted it").answer(cues) is None
-    assert Description("LHO accepted, South says").answer(cues) == "yes"  # the claim comes after the fact
+    # a short part beside the cue's that says whose account it is reports it too (audits ak, am, an)
+    assert Description("LHO accepted, South says").answer(cues) is None
+    assert Description("LHO accepts, says RHO, but LHO himself wants it corrected.").answer(cues) is None
+    assert Description("East says, LHO accepted the lead").answer(cues) is None
+    assert Description("LHO accepted, or so West claims; East disagrees").answer(cues) is None
+    assert Description("LHO accepted, then South led").answer(cues) == "yes"
     assert Description("According to South, LHO accepted").answer(cues) is None
     assert Description("West said LHO accepted the lead").answer(cues) is None
     assert Description("declarer said 'small club' and LHO accepted").answer(cues) == "yes"  # a designation

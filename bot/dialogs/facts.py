@@ -56,6 +56,9 @@ class Negations:
     compounds: frozenset[str]  # straight before a cue, part of another word: "non-offender"
     asides: tuple[tuple[str, ...], ...]  # open the part before a cue's and report it too: "according to South,"
     undoing: tuple[tuple[str, ...], ...]  # straight after a cue, undo it: "declarer touched nothing"
+    tags: tuple[tuple[str, ...], ...]  # a short part beside a cue's that says whose account it is: ", says RHO,"
+    tag_words: int  # how many words such a part has at most
+    tag_subjects: frozenset[str]  # the only words that may follow its tag: who says so ("says RHO")
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -71,6 +74,9 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         frozenset(str(p).casefold() for p in document["compounds"]),
         tuple(words(str(p)) for p in document["asides"]),
         tuple(words(str(p)) for p in document["undoing"]),
+        tuple(words(str(p)) for p in document["tags"]),
+        int(document["tag_words"]),
+        frozenset(w for p in document["tag_subjects"] for w in words(str(p))),
     )
 
 
@@ -137,7 +143,8 @@ class Description:
     def _moot(self, start: int, taken: set[int]) -> bool:
         """Whether the clause holding ``start`` is a question (it ends in "?") or a supposition (it holds "if",
         "whether" … that is not part of a cue found), or the cue follows a belief or a claim in it ("thinking",
-        "says", "should have", "according to South,"): a cue there states nothing."""
+        "says", "should have", "according to South,"), or a short part beside it says whose account it is
+        ("LHO accepts, says RHO"): a cue there states nothing."""
         first = self._clause[start]
         last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
         if last < len(self.words) and self.words[last] == "?":
@@ -146,6 +153,7 @@ class Description:
             self._opens(self.negations.hypotheticals, first, last, taken)
             or self._opens(self.negations.reports, first, start, taken)
             or self._aside(first)
+            or self._tagged(first, last)
         )
 
     def _aside(self, first: int) -> bool:
@@ -156,10 +164,34 @@ class Description:
         before = self._clause[first - 2]
         return any(self.words[before : before + len(phrase)] == phrase for phrase in self.negations.asides)
 
+    def _tagged(self, first: int, last: int) -> bool:
+        """Whether the part of the sentence just before ``first`` or just after ``last`` is a short one that says
+        whose account the cue's part is (", says RHO,", ", he claims", "or so West claims", "East says,")."""
+        beside = []
+        before = next((i for i in range(first - 1, -1, -1) if self._clause[i] != first), None)  # its mark is its own
+        if before is not None:
+            beside.append((self._clause[before], first))
+        if last < len(self.words):
+            end = next((i for i in range(last, len(self.words)) if self._clause[i] != self._clause[last]), None)
+            beside.append((last, end if end is not None else len(self.words)))
+        parts = (tuple(w for w in self.words[lo:hi] if w not in STOPS and w != "'") for lo, hi in beside)
+        return any(
+            len(part) <= self.negations.tag_words
+            and any(
+                set(part[at + len(tag) :]) <= self.negations.tag_subjects  # "says RHO", not "says 'accept'"
+                for tag in self.negations.tags
+                for at in _find(part, tag)
+            )
+            for part in parts
+        )
+
     def _negated(self, start: int, taken: set[int]) -> bool:
         """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
-        a plain phrase ("not vulnerable", "no trumps")."""
+        a plain phrase ("not vulnerable", "no trumps"); an "or" in those words reaches back as far again, since a
+        negation covers both of the things it joins ("did not want to suspend or disqualify")."""
         first = max(self._clause[start], start - self.negations.window)
+        if {"or", "nor"}.intersection(self.words[first:start]):
+            first = max(self._clause[start], first - self.negations.window)
         return self._stands(self.negations.phrases, first, start, taken | self._plain)
 
     def _stands(self, phrases: tuple[tuple[str, ...], ...], first: int, last: int, taken: set[int]) -> bool:
