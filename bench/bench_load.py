@@ -202,6 +202,12 @@ async def _settled(pid: int) -> None:
         before = now
 
 
+def _still_running(process: asyncio.subprocess.Process) -> None:
+    """Stop the run, rather than wait for ever, when the bot has exited before it started serving."""
+    if process.returncode is not None:
+        raise SystemExit(f"the bot exited with {process.returncode} before serving (its error is above)")
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -241,6 +247,7 @@ async def run(
     try:
         if webhook:
             while standin.webhook is None:
+                _still_running(process)
                 await asyncio.sleep(0.05)
 
             async def send(payload: dict[str, Any]) -> None:
@@ -250,7 +257,9 @@ async def run(
                 ) as response:
                     response.raise_for_status()
         else:
-            await standin.polled.wait()
+            while not standin.polled.is_set():
+                _still_running(process)
+                await asyncio.sleep(0.05)
 
             async def send(payload: dict[str, Any]) -> None:
                 standin.push(payload)
