@@ -15,8 +15,9 @@ import itertools
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl
 
 from fake_telegram import TOKEN, FakeBotAPI, _decoded
@@ -50,7 +51,8 @@ class BotAPIStandIn:
         self._inboxes: dict[int, asyncio.Queue[Answered]] = defaultdict(asyncio.Queue)
         self._query_chats: dict[str, int] = {}
         self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.StreamWriter] = set()
+        self._connections: set[asyncio.Transport] = set()
+        self._polls: set[asyncio.Task[None]] = set()
         self.port = 0
 
     @property
@@ -60,15 +62,18 @@ class BotAPIStandIn:
 
     async def start(self) -> BotAPIStandIn:
         # A deep backlog: a bot with hundreds of chats in flight opens hundreds of connections at once.
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=1 << 20, backlog=4096)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(lambda: _Connection(self), "127.0.0.1", 0, backlog=4096)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
     async def stop(self) -> None:
         if self._server is not None:
             self._server.close()
-            for writer in list(self._connections):
-                writer.close()
+            for poll in list(self._polls):
+                poll.cancel()
+            for transport in list(self._connections):
+                transport.close()
             await self._server.wait_closed()
 
     # --- what a test or driver does -----------------------------------------------------------------
@@ -102,44 +107,29 @@ class BotAPIStandIn:
 
     # --- HTTP -----------------------------------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._connections.add(writer)
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                _verb, path, _version = lines[0].split(" ", 2)
-                fields = (line.partition(":") for line in lines[1:] if line)
-                headers = {name.strip().lower(): value.strip() for name, _, value in fields}
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                status, answer = await self._answer(path, headers.get("content-type", ""), body)
-                data = json.dumps(answer).encode()
-                writer.write(
-                    f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}\r\nContent-Type: application/json\r\n"
-                    f"Content-Length: {len(data)}\r\n\r\n".encode()
-                    + data
-                )
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
-        except asyncio.CancelledError:  # the loop is closing: end quietly (3.11's streams log a cancelled handler)
-            pass
-        finally:
-            self._connections.discard(writer)
-            writer.close()
-
-    async def _answer(self, path: str, content_type: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    def _request(self, path: str, content_type: str, body: bytes, reply: Callable[[int, Any], None]) -> None:
+        """Answer one request through ``reply``: a call after the delay (a timer, not a task: the stand-in's
+        CPU is Telegram's, not the bot's, and shares the machine with it), getUpdates when updates come."""
         arrived = time.perf_counter()
         prefix = f"/bot{self.token}/"
         if not path.startswith(prefix):
-            return 404, {"ok": False, "error_code": 404, "description": "Not Found"}
+            reply(404, {"ok": False, "error_code": 404, "description": "Not Found"})
+            return
         method = path[len(prefix) :]
         raw = json.loads(body or b"{}") if "json" in content_type else dict(parse_qsl(body.decode()))
         params = {key: _decoded(value) for key, value in raw.items()}
         if method == "getUpdates":
-            return 200, {"ok": True, "result": await self._get_updates(params)}
+            poll = asyncio.ensure_future(self._get_updates(params, reply))
+            self._polls.add(poll)
+            poll.add_done_callback(self._polls.discard)
+            return
         chat = self._chat_of(method, params)
-        await asyncio.sleep(self.delay + self.slow_chats.get(chat, 0.0) if chat is not None else self.delay)
+        delay = self.delay + self.slow_chats.get(chat, 0.0) if chat is not None else self.delay
+        asyncio.get_running_loop().call_later(delay, self._answer, method, params, chat, arrived, reply)
+
+    def _answer(
+        self, method: str, params: dict[str, Any], chat: int | None, arrived: float, reply: Callable[[int, Any], None]
+    ) -> None:
         if method in ("setWebhook", "deleteWebhook"):
             self.webhook = params if method == "setWebhook" else None
         result = self.fake._result(method, params)
@@ -147,14 +137,14 @@ class BotAPIStandIn:
         self.calls.append(call)
         if chat is not None:
             self._inboxes[chat].put_nowait(call)
-        return 200, {"ok": True, "result": result}
+        reply(200, {"ok": True, "result": result})
 
     def _chat_of(self, method: str, params: dict[str, Any]) -> int | None:
         if method == "answerCallbackQuery":
             return self._query_chats.get(str(params.get("callback_query_id")))
         return int(params["chat_id"]) if "chat_id" in params else None
 
-    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _get_updates(self, params: dict[str, Any], reply: Callable[[int, Any], None]) -> None:
         self.polled.set()
         offset = int(params.get("offset", 0) or 0)
         self.confirmed = max(self.confirmed, offset - 1)
@@ -165,12 +155,74 @@ class BotAPIStandIn:
             if self._updates or time.monotonic() >= deadline:
                 batch = self._updates[:limit]
                 self.handed_out = max([self.handed_out, *(u["update_id"] for u in batch)])
-                return batch
+                reply(200, {"ok": True, "result": batch})
+                return
             self._arrived.clear()
             try:
-                await asyncio.wait_for(self._arrived.wait(), deadline - time.monotonic())
+                async with asyncio.timeout(deadline - time.monotonic()):
+                    await self._arrived.wait()
             except TimeoutError:
-                return []
+                reply(200, {"ok": True, "result": []})
+                return
+
+
+class _Connection(asyncio.Protocol):
+    """One of the bot's keep-alive connections: each request read as its bytes arrive and answered in turn (the
+    bot's client sends the next request on a connection only after the answer to the last)."""
+
+    def __init__(self, standin: BotAPIStandIn) -> None:
+        self.standin = standin
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.busy = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not asyncio's subclasses
+        self.standin._connections.add(self.transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is not None:
+            self.standin._connections.discard(self.transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        self._next()
+
+    def _next(self) -> None:
+        """Start on the next whole request in the buffer, if no answer is pending on this connection."""
+        if self.busy or self.transport is None:
+            return
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        lines = self.buffer[:end].decode("latin-1").split("\r\n")
+        try:
+            _verb, path, _version = lines[0].split(" ", 2)
+        except ValueError:
+            self.transport.close()
+            return
+        fields = (line.partition(":") for line in lines[1:] if line)
+        headers = {name.strip().lower(): value.strip() for name, _, value in fields}
+        start = end + 4
+        stop = start + int(headers.get("content-length", "0"))
+        if len(self.buffer) < stop:
+            return
+        body = bytes(self.buffer[start:stop])
+        del self.buffer[:stop]
+        self.busy = True
+        self.standin._request(path, headers.get("content-type", ""), body, self._reply)
+
+    def _reply(self, status: int, answer: Any) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        data = json.dumps(answer).encode()
+        self.transport.write(
+            f"HTTP/1.1 {status} {'OK' if status == 200 else 'Error'}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n".encode()
+            + data
+        )
+        self.busy = False
+        self._next()
 
 
 def private_chat(user_id: int, name: str = "Ann") -> tuple[dict[str, Any], dict[str, Any]]:

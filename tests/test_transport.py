@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from aiohttp import web
 from fake_telegram import TOKEN, FakeBotAPI, _decoded
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, ReplyParameters
+from telegram.constants import ParseMode
 from telegram.error import NetworkError, RetryAfter, TimedOut
+from telegram.request import RequestData
 
 from bot.telegram.transport import AiohttpRequest
 
@@ -27,6 +29,7 @@ class Server:
         self.answer: tuple[int, dict[str, Any]] | None = None
         self.headers: dict[str, str] = {}
         self.received: list[tuple[str, dict[str, Any], str]] = []  # method, parameters, content type
+        self.bodies: list[bytes] = []  # each JSON body as it arrived
         self.url = ""
 
     async def handle(self, request: web.Request) -> web.Response:
@@ -34,6 +37,7 @@ class Server:
         if request.method != "POST":  # a redirect followed
             params: dict[str, Any] = {}
         elif request.content_type == "application/json":
+            self.bodies.append(await request.read())
             params = {k: _decoded(v) for k, v in (await request.json()).items()}
         else:
             form = await request.post()
@@ -77,6 +81,44 @@ async def test_a_message_with_its_keyboard_reaches_the_bot_api_and_its_answer_co
     assert params["text"] == "Was the lead <b>faced</b>?" and int(params["chat_id"]) == 4242
     assert params["reply_markup"] == {"inline_keyboard": [[{"text": "Yes", "callback_data": "a:1"}]]}
     assert sent.chat.id == 4242 and sent.text == "Was the lead <b>faced</b>?"
+
+
+class Recording(AiohttpRequest):
+    """The transport, noting the body python-telegram-bot itself would have sent for each request."""
+
+    __slots__ = ("payloads",)
+
+    def __init__(self) -> None:
+        super().__init__(4)
+        self.payloads: list[bytes] = []
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None, **kw: Any) -> Any:
+        self.payloads.append(request_data.json_payload if request_data is not None else b"")
+        return await super().do_request(url, method, request_data, **kw)
+
+
+async def test_each_request_body_is_byte_for_byte_what_python_telegram_bot_would_send(server: Server) -> None:
+    request = Recording()
+    bot = Bot(TOKEN, base_url=server.url, request=request)
+    await bot.initialize()
+    try:
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton('Ja «ü» "x"', callback_data="a:1:2")]])
+        await bot.send_message(
+            -100123,
+            "Was the lead <b>faced</b>? ♠",
+            parse_mode=ParseMode.HTML,
+            reply_markup=keyboard,
+            reply_parameters=ReplyParameters(7),
+            disable_notification=True,
+            message_thread_id=3,
+        )
+        await bot.edit_message_text("Ruled ✅", chat_id=4242, message_id=9, reply_markup=None)
+        await bot.answer_callback_query("77", text="Done", show_alert=False, cache_time=0)
+        await bot.do_api_request("sendMessage", api_kwargs={"chat_id": 5, "text": "x", "reply_markup": '{"a": 1}'})
+    finally:
+        await bot.shutdown()
+    sent = server.bodies[-4:]
+    assert sent == request.payloads[-4:] and all(sent)
 
 
 async def test_a_picture_is_uploaded_with_its_caption(server: Server) -> None:

@@ -13,7 +13,9 @@ upload (a file in the request) the write timeout is added to it. Errors become P
 token); an answer the server gave (a 429 with retry_after, a 400) is returned as it is and PTB turns it into
 RetryAfter, BadRequest and the rest. Redirects are not followed (the Bot API sends none; httpx did not either).
 
-Parameters go as one JSON body (the Bot API takes JSON for every method; a file goes as multipart form data).
+Parameters go as one JSON body (the Bot API takes JSON for every method; a file goes as multipart form data),
+written from the request's ``parameters`` as PTB's documentation advises for a cheaper encoder: the same bytes as
+its ``json_payload``, which JSON-encodes each value twice (it asks for it once to leave out None, once to keep).
 A proxy named in the environment (``HTTPS_PROXY``, ``HTTP_PROXY``, with ``NO_PROXY``), as httpx honoured, is
 read once per Bot API base URL, not per request (aiohttp's own ``trust_env`` reads ``~/.netrc`` on a thread for
 every request).
@@ -21,6 +23,7 @@ every request).
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 from urllib.request import getproxies, proxy_bypass_environment
 
@@ -31,6 +34,12 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 JSON = {"Content-Type": "application/json"}
+
+
+def json_body(request_data: RequestData) -> bytes:
+    """The parameters as the Bot API's JSON body: each value JSON-encoded unless it is text, as PTB sends them."""
+    values = request_data.parameters
+    return json.dumps({name: v if isinstance(v, str) else json.dumps(v) for name, v in values.items()}).encode()
 
 
 def _sum(*parts: float | None) -> float | None:
@@ -112,7 +121,7 @@ class AiohttpRequest(BaseRequest):
             for name, (filename, content, mimetype) in files.items():
                 data.add_field(name, content, filename=filename, content_type=mimetype)
         elif request_data is not None:
-            data, headers = request_data.json_payload, JSON
+            data, headers = json_body(request_data), JSON
         try:
             async with session.request(
                 method,
