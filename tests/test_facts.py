@@ -227,7 +227,7 @@ def test_the_linter_checks_every_cue(demo_charts: dict[str, Chart]) -> None:
     bad = text + (
         "cues:\n"
         "  who:\n"
-        "    lho: [LHO exposed, the card]\n"
+        "    lho: [LHO exposed, the card, matchpoints]\n"
         "    rho: [the card]\n"
         "    partner: [partner]\n"
         "  nowhere:\n"
@@ -241,6 +241,8 @@ def test_the_linter_checks_every_cue(demo_charts: dict[str, Chart]) -> None:
     assert any("name 'partner', which is not one of its options" in p for p in found)
     assert any("cues for 'nowhere', which is not a question" in p for p in found)
     assert any("cues for 'reminder', which is not a question" in p for p in found)
+    # "IMPs" spelt out is "international matchpoints": a bare "matchpoints" cue would read a teams event as pairs
+    assert any("'matchpoints' of 'who' is found inside 'imps' spelt out" in p for p in found)
 
 
 def test_the_real_charts_cues_are_clean() -> None:

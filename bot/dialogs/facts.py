@@ -27,7 +27,7 @@ STOPS = frozenset(".,;:!?()—–")
 
 
 @cache
-def _shorthand() -> dict[str, tuple[str, ...]]:
+def shorthand() -> dict[str, tuple[str, ...]]:
     """The shorthand tables type ("decl", "pd", "LOOT", "t5"), as the matcher expands it."""
     table = read_yaml(KNOWLEDGE_DIR / "abbreviations.yaml")["abbreviations"]
     return {str(key).casefold(): tuple(str(value).casefold().split()) for key, value in table.items()}
@@ -36,9 +36,9 @@ def _shorthand() -> dict[str, tuple[str, ...]]:
 def words(text: str) -> tuple[str, ...]:
     """Lower-case words and clause punctuation, typographic apostrophes made plain and shorthand spelt out."""
     lowered = text.casefold().replace("’", "'").replace("‘", "'")
-    shorthand = _shorthand()
+    spelt = shorthand()
     tokens = (token.strip("'") or token for token in _WORD.findall(lowered))
-    return tuple(part for token in tokens for part in shorthand.get(token, (token,)))
+    return tuple(part for token in tokens for part in spelt.get(token, (token,)))
 
 
 @dataclass(frozen=True, slots=True)

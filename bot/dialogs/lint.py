@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.dialogs.engine import Engine
-from bot.dialogs.facts import ASK, STOPS, load_negations, words
+from bot.dialogs.facts import ASK, STOPS, load_negations, shorthand, words
 from bot.dialogs.loader import NODE_ID
 from bot.dialogs.model import (
     NUMBERS,
@@ -395,6 +395,27 @@ def _check_cues(chart: Chart, out: list[Finding]) -> None:
                     out.append(
                         Finding(where, f"cue {cue!r} of {node_id!r} is given to both {given[said]!r} and {option!r}")
                     )
+        answering = {words(cue) for option, cues in options.items() if option != ASK for cue in cues}
+        _check_spelt_out(where, node_id, answering, {words(cue) for cue in options.get(ASK, ())}, out)
+
+
+def _check_spelt_out(
+    where: str, node_id: str, cued: set[tuple[str, ...]], asked: set[tuple[str, ...]], out: list[Finding]
+) -> None:
+    """A cue found inside a spelt-out shorthand ("matchpoints" inside "IMPs", "international matchpoints") reads
+    the shorthand as the cue: the whole spelt-out phrase must be cued too (as an option or under ``ask``)."""
+    for short, spelt in shorthand().items():
+        if len(spelt) < 2 or spelt in cued or spelt in asked:
+            continue
+        for said in cued:
+            if len(said) < len(spelt) and any(spelt[i : i + len(said)] == said for i in range(len(spelt))):
+                out.append(
+                    Finding(
+                        where,
+                        f"cue {' '.join(said)!r} of {node_id!r} is found inside {short!r} spelt out "
+                        f"({' '.join(spelt)!r}): cue that too",
+                    )
+                )
 
 
 def _check_settings(chart: Chart, regulations: Mapping[str, Regulation], out: list[Finding]) -> None:
