@@ -27,7 +27,7 @@ from bot.matching.examples import EXAMPLES_DIR, Labelled, read_examples, read_la
 from bot.matching.token_cache import CACHE_DIR
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
-SPENT = tuple(f"queries-real-holdout{n}" for n in (4, 5, 6, 7, 8))  # each run once on its own, then spent
+SPENT = tuple(f"queries-real-holdout{n}" for n in (4, 5, 6, 7, 8, 9, 10))  # each run once on its own, then spent
 NEVER_EXAMPLES = ("queries", "queries-indep-l", "queries-indep-m", "queries-indep-n", "queries-blind")
 
 
