@@ -187,12 +187,19 @@ class Description:
 
     def _negated(self, start: int, taken: set[int]) -> bool:
         """A negation within a few words before ``start``, in its clause, and not part of another cue found nor of
-        a plain phrase ("not vulnerable", "no trumps"); an "or" in those words reaches back as far again, since a
-        negation covers both of the things it joins ("did not want to suspend or disqualify")."""
+        a plain phrase ("not vulnerable", "no trumps")."""
         first = max(self._clause[start], start - self.negations.window)
-        if {"or", "nor"}.intersection(self.words[first:start]):
-            first = max(self._clause[start], first - self.negations.window)
         return self._stands(self.negations.phrases, first, start, taken | self._plain)
+
+    def _joined(self, start: int, taken: set[int]) -> bool:
+        """Whether an "or" in the few words before ``start`` joins the cue to something a negation further back
+        covers ("did not want to suspend or disqualify"): how far the negation reaches is for the director, so the
+        question is asked, never answered by another option."""
+        first = max(self._clause[start], start - self.negations.window)
+        if not {"or", "nor"}.intersection(self.words[first:start]):
+            return False
+        reach = max(self._clause[start], first - self.negations.window)
+        return self._stands(self.negations.phrases, reach, first, taken | self._plain)
 
     def _stands(self, phrases: tuple[tuple[str, ...], ...], first: int, last: int, taken: set[int]) -> bool:
         """Whether one of ``phrases`` stands among the words from ``first`` to ``last``, outside the ``taken`` ones."""
@@ -242,8 +249,8 @@ class Description:
                 option,
                 start,
                 end,
-                self._negated(start, {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
-                self._moot(start, found),
+                self._negated(start, others := {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
+                self._moot(start, found) or self._joined(start, others),
             )
             for option, start, end in kept
         ]
