@@ -54,6 +54,7 @@ class Negations:
     summons: tuple[tuple[str, ...], ...]  # after a cue, it names who was called: "had called the director"
     reports: tuple[tuple[str, ...], ...]  # before a cue, a belief or a claim, not a fact: "thinking trumps were drawn"
     compounds: frozenset[str]  # straight before a cue, part of another word: "non-offender"
+    passives: Mapping[str, frozenset[str]]  # before a cue's first word, another sense: "was" before "called"
     asides: tuple[tuple[str, ...], ...]  # open the part before a cue's and report it too: "according to South,"
     undoing: tuple[tuple[str, ...], ...]  # straight after a cue, undo it: "declarer touched nothing"
     tags: tuple[tuple[str, ...], ...]  # a short part beside a cue's that says whose account it is: ", says RHO,"
@@ -72,6 +73,7 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["summons"]),
         tuple(words(str(p)) for p in document["reports"]),
         frozenset(str(p).casefold() for p in document["compounds"]),
+        {str(w).casefold(): frozenset(str(b).casefold() for b in before) for w, before in document["passives"].items()},
         tuple(words(str(p)) for p in document["asides"]),
         tuple(words(str(p)) for p in document["undoing"]),
         tuple(words(str(p)) for p in document["tags"]),
@@ -227,7 +229,8 @@ class Description:
     def hits(self, cues: Mapping[str, Iterable[str]]) -> list[Hit]:
         """The cues found, each with its option; a cue inside a longer cue found at the same place is dropped
         ("lead out of turn" within "opening lead out of turn"), and so is one followed by "the director" or
-        "nothing", or straight after "non" ("non-offender")."""
+        "nothing", or straight after "non" ("non-offender") or a word that gives its first word another sense ("the
+        director was called after the final pass" is no call)."""
         spans = [
             (option, start, start + len(needle))
             for option, phrases in cues.items()
@@ -237,6 +240,7 @@ class Description:
             if self.words[start : start + len(needle)] == needle
             and (option == ASK or not self._undone(start + len(needle)))  # a word that asks asks whatever follows
             and not (start and self.words[start - 1] in self.negations.compounds)
+            and not (start and self.words[start - 1] in self.negations.passives.get(needle[0], ()))
         ]
         kept = [
             (option, start, end)
