@@ -457,7 +457,8 @@ def test_a_question_gets_the_law_its_asking_words_name_over_the_storys_first_law
     and a first law the asking words also name is kept."""
     question = "Partner hesitated and I played the 3 of clubs. Next player hasn't played yet. Can I take it back?"
     assert asking_part(question) == "can i take it back?"
-    assert asking_part("I took my card back.\nPartner had hesitated") == "partner had hesitated"
+    assert asking_part("I took my card back.\nPartner had hesitated? Or not") == "partner had hesitated?"
+    assert asking_part("she redoubled before her turn") == ""
 
     def law(number: int) -> Candidate:
         return Candidate(number, "", (), 90.0, ())

@@ -334,11 +334,9 @@ class Answers:
 
 
 def asking_part(text: str) -> str:
-    """The sentences of a text that ask (those with a question mark), else its last sentence, as forms are
-    matched: a story's words tell what happened, these tell what the player wants to know."""
-    sentences = [s for s in _SENTENCE_END.split(folded_lines(text)) if s.strip()]
-    asking = [s for s in sentences if "?" in s]
-    return " ".join(asking or sentences[-1:])
+    """The sentences of a text that ask (those with a question mark), as forms are matched: a story's words
+    tell what happened, these tell what the player wants to know. A text without one asks in no words of its own."""
+    return " ".join(s for s in _SENTENCE_END.split(folded_lines(text)) if "?" in s)
 
 
 def folded_lines(text: str) -> str:
