@@ -455,8 +455,8 @@ def test_a_question_gets_the_law_its_asking_words_name_over_the_storys_first_law
     """A player tells a story and then asks about one rule in it: "can I take my card back?" asks about
     retraction (Law 47) even when the story's words rank another law first. Only the asking sentences count,
     and a first law the asking words also name is kept."""
-    question = "Partner hesitated and I played the 3 of clubs. Next player hasn't played yet. Can I take it back?"
-    assert asking_part(question) == "can i take it back?"
+    question = "Partner hesitated and I played the 3 of clubs. Next player hasn't played yet. Can I take my card back?"
+    assert asking_part(question) == "can i take my card back?"
     assert asking_part("I took my card back.\nPartner had hesitated? Or not") == "partner had hesitated?"
     assert asking_part("she redoubled before her turn") == ""
 
@@ -468,7 +468,7 @@ def test_a_question_gets_the_law_its_asking_words_name_over_the_storys_first_law
     assert answers.asked_over_first(question, (law(16), law(25), law(7), law(47))) is None  # too far down
     told = "I took my card back after partner hesitated. What now?"  # the story's words, not the asking ones
     assert answers.asked_over_first(told, (law(16), law(47))) is None
-    (tmp_path / "asking.yaml").write_text('edition: "2017"\nasked: {47: "take it back"}\n')
+    (tmp_path / "asking.yaml").write_text('edition: "2017"\nasked: {47: "take my card back"}\n')
     with pytest.raises(KnowledgeError, match="'asked' maps a law number"):
         read_general_laws(tmp_path)
 
