@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.answers import Answers, Replies, build_answers, load_triage
-from bot.answers.reading import backed
+from bot.answers.reading import asking_part, backed
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.laws.book import KnowledgeError
@@ -446,6 +446,30 @@ def test_a_long_post_gets_the_law_it_names_over_a_general_first_law(answers: Ans
     assert answers.named_over_general(post, (law(16), law(20), law(79), law(27))) is None  # named too far down
     (tmp_path / "general.yaml").write_text('edition: "2017"\ngeneral: [16]\nnamed: {27: "insufficient"}\n')
     with pytest.raises(KnowledgeError, match="'named' maps a law number"):
+        read_general_laws(tmp_path)
+
+
+def test_a_question_gets_the_law_its_asking_words_name_over_the_storys_first_law(
+    answers: Answers, tmp_path: Path
+) -> None:
+    """A player tells a story and then asks about one rule in it: "can I take my card back?" asks about
+    retraction (Law 47) even when the story's words rank another law first. Only the asking sentences count,
+    and a first law the asking words also name is kept."""
+    question = "Partner hesitated and I played the 3 of clubs. Next player hasn't played yet. Can I take my card back?"
+    assert asking_part(question) == "can i take my card back?"
+    assert asking_part("I took my card back.\nPartner had hesitated? Or not") == "partner had hesitated?"
+    assert asking_part("she redoubled before her turn") == ""
+
+    def law(number: int) -> Candidate:
+        return Candidate(number, "", (), 90.0, ())
+
+    assert answers.asked_over_first(question, (law(16), law(25), law(47))) == law(47)
+    assert answers.asked_over_first(question, (law(45), law(47))) is None  # "was it played?" decides it too
+    assert answers.asked_over_first(question, (law(16), law(25), law(7), law(47))) is None  # too far down
+    told = "I took my card back after partner hesitated. What now?"  # the story's words, not the asking ones
+    assert answers.asked_over_first(told, (law(16), law(47))) is None
+    (tmp_path / "asking.yaml").write_text('edition: "2017"\nasked: {47: "take my card back"}\n')
+    with pytest.raises(KnowledgeError, match="'asked' maps a law number"):
         read_general_laws(tmp_path)
 
 

@@ -40,6 +40,8 @@ MODE_KEY = "answers"
 RELATED = 6  # topics offered under "Related"
 BACKING = 2  # a special case needs its law, or a law it cites, among the matcher's first this many laws
 NAMED = 3  # a long post's first law, if general and not named, gives way to one it names among this many
+ASKED = 3  # a question's first law, if its asking words do not name it, gives way to one they name among this many
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +224,7 @@ class Answers:
             return Reading(intent, result, self.case_topic(case), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
-        first = self.cited(cited, result.candidates)
+        first = self.cited(cited, result.candidates) or self.asked_over_first(text, result.candidates)
         if first is None and self.forms.is_post(text):
             first = self.named_over_general(text, result.candidates)
         return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
@@ -250,6 +252,15 @@ class Answers:
         Law 25 first."""
         ranked = {c.law: c for c in candidates}
         return next((ranked[law] for law in laws if law in ranked), None)
+
+    def asked_over_first(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """A law among the matcher's next few that the question's asking sentences name in the words players ask
+        it in ("can I take my card back?" for Law 47), when they do not name the first: the story ranks the
+        law of what happened, the asking words tell which rule is wanted. None to keep the first."""
+        asked = self.general.asks(asking_part(text))
+        if not asked or candidates[0].law in asked:
+            return None
+        return next((c for c in candidates[1:ASKED] if c.law in asked), None)
 
     def named_over_general(self, text: str, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """For a long post: a law among the matcher's next few that the post names ("insufficient"), when the
@@ -320,6 +331,17 @@ class Answers:
             if other is not None and other.token != topic.token and other not in found:
                 found.append(other)
         return found[:RELATED]
+
+
+def asking_part(text: str) -> str:
+    """The sentences of a text that ask (those with a question mark), as forms are matched: a story's words
+    tell what happened, these tell what the player wants to know. A text without one asks in no words of its own."""
+    return " ".join(s for s in _SENTENCE_END.split(folded_lines(text)) if "?" in s)
+
+
+def folded_lines(text: str) -> str:
+    """A text folded as ``folded`` does, but keeping its line breaks, which end a sentence as a full stop does."""
+    return "\n".join(folded(line) for line in text.splitlines())
 
 
 def backed(case: Case, text: str, ranked: list[int]) -> bool:

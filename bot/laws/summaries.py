@@ -207,34 +207,49 @@ def load_cases() -> tuple[Case, ...]:
 class GeneralLaws:
     """Laws whose words every story has (Law 16 for "partner" and "bid", Law 12 for "score"), and for each law the
     terms that name its irregularity ("insufficient" for Law 27): a long post whose first law is a general one it
-    does not name is answered by a law among the next ones that it names (``Answers.read``)."""
+    does not name is answered by a law among the next ones that it names (``Answers.read``). ``asked`` holds, for
+    a law, the words in which players ask what it decides ("can I take my card back" for Law 47): a question whose
+    asking sentences name a law among the matcher's next ones, and not its first, is answered by that law."""
 
     laws: frozenset[int] = frozenset()
     named: Mapping[int, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
+    asked: Mapping[int, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
 
     def names(self, law: int, lowered: str) -> bool:
         return any(p.search(lowered) for p in self.named.get(law, ()))
 
+    def asks(self, lowered: str) -> set[int]:
+        """The laws whose asking words a question's asking sentences use."""
+        return {law for law, forms in self.asked.items() if any(p.search(lowered) for p in forms)}
+
+
+def _expressions(file: Path, key: str, raw: Any) -> dict[int, tuple[re.Pattern[str], ...]]:
+    if not isinstance(raw, dict) or not all(isinstance(v, list) and v for v in raw.values()):
+        raise KnowledgeError(f"{file.name}: '{key}' maps a law number to its list of expressions")
+    try:
+        return {int(law): tuple(re.compile(str(e)) for e in found) for law, found in raw.items()}
+    except (re.error, ValueError) as exc:
+        raise KnowledgeError(f"{file.name}: '{key}': {exc}") from exc
+
 
 def read_general_laws(directory: Path = CASES_DIR) -> GeneralLaws:
-    """The ``general`` laws and their ``named`` terms, from the YAML files in ``directory`` that have them."""
+    """The ``general`` laws and their ``named`` terms, and the ``asked`` words, from the YAML files in
+    ``directory`` that have them."""
     laws: set[int] = set()
     named: dict[int, tuple[re.Pattern[str], ...]] = {}
+    asked: dict[int, tuple[re.Pattern[str], ...]] = {}
     for file in sorted(directory.glob("*.yaml")):
         document = read_yaml(file) or {}
+        if "asked" in document:
+            asked.update(_expressions(file, "asked", document["asked"]))
         if "general" not in document:
             continue
-        raw_laws, raw_named = document["general"], document.get("named") or {}
+        raw_laws = document["general"]
         if not isinstance(raw_laws, list) or not all(isinstance(n, int) for n in raw_laws):
             raise KnowledgeError(f"{file.name}: 'general' is a list of law numbers")
-        if not isinstance(raw_named, dict) or not all(isinstance(v, list) and v for v in raw_named.values()):
-            raise KnowledgeError(f"{file.name}: 'named' maps a law number to its list of expressions")
         laws.update(raw_laws)
-        try:
-            named.update({int(law): tuple(re.compile(str(e)) for e in found) for law, found in raw_named.items()})
-        except (re.error, ValueError) as exc:
-            raise KnowledgeError(f"{file.name}: 'named': {exc}") from exc
-    return GeneralLaws(frozenset(laws), named)
+        named.update(_expressions(file, "named", document.get("named") or {}))
+    return GeneralLaws(frozenset(laws), named, asked)
 
 
 @cache
