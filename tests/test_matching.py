@@ -489,24 +489,23 @@ def test_lint_checks_the_physical_actions(tmp_path: Path) -> None:
 
 
 def test_a_decider_orders_the_two_neighbours_the_matcher_ranks_first(matcher: Matcher) -> None:
-    """ "I would have doubled" is redress for misinformation (21), not the duty to explain (20): the decider swaps
-    the matcher's first two and adds nothing; without its words the order stands."""
+    """Dummy playing a card other than the one named is Law 45, not an incomplete designation (46): the decider
+    swaps the matcher's first two and adds nothing; without its words the order stands."""
     plain = copy.copy(matcher)
     plain.deciders = ()
-    told = "I would have doubled if they had alerted the bid"
+    told = "declarer called for the queen but dummy played the king"
     decided, undecided = [c.law for c in matcher.match(told).candidates], [c.law for c in plain.match(told).candidates]
-    assert decided[:2] == [21, 20] and undecided[:2] == [20, 21] and set(decided) == set(undecided)
+    assert decided[:2] == [45, 46] and undecided[:2] == [46, 45] and set(decided) == set(undecided)
     elsewhere = "partner hesitated for a long time before the opening lead"  # "opening lead" decides 54 from 53 only
     assert matcher.match(elsewhere).candidates == plain.match(elsewhere).candidates
 
 
-def test_deciders_speak_only_for_their_pair_and_not_when_both_sides_do() -> None:
+def test_deciders_speak_only_for_their_pair() -> None:
     deciders = load_deciders()
-    assert decide(deciders, 46, 45, "Declarer says diamond and then: “wait, I mean club”") == 45
-    assert decide(deciders, 45, 46, "declarer said ruff") == 46
-    assert decide(deciders, 45, 46, "declarer said ruff, wait, I mean club") is None
+    assert decide(deciders, 46, 45, "Declarer says diamond and then: \u201cwait, I mean club\u201d") == 45
     assert decide(deciders, 45, 70, "wait, I mean club") is None
-    assert decide(deciders, 62, 63, "I meant to say the revoke was not established") == 62
+    assert decide(deciders, 62, 63, "is the revoke established?") == 63
+    assert decide(deciders, 62, 63, "the revoke was corrected at once") is None
 
 
 def test_lint_checks_the_deciders(tmp_path: Path) -> None:
