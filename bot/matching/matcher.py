@@ -22,6 +22,10 @@ and the sentence that asks the question is read even when it lies past the first
 each sentence with every signal and letting the one that names the irregularity or asks outweigh the whole
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
 stories more.
+
+Last, when the first two laws are neighbours that differ in one detail (45 and 46: who named the card) and
+the message says that detail in a decider's words (``knowledge/deciders.yaml``, ``bot.matching.deciders``),
+the two swap places; a decider never brings in a law the signals did not rank.
 """
 
 from __future__ import annotations
