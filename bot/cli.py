@@ -22,6 +22,7 @@ from bot.laws.glossary import load_glossary
 from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
 from bot.laws.text import describe_lookup, format_term
 from bot.matching.actions import lint_actions
+from bot.matching.deciders import lint_deciders
 from bot.matching.examples import lint_examples
 from bot.rulings.settings import lint_authorities
 
@@ -54,6 +55,7 @@ def collect_lint() -> LintReport:
     report.extend(lint_players_words(book))
     report.extend(lint_examples(book))
     report.extend(lint_actions(book))
+    report.extend(lint_deciders(book))
     try:
         charts = load_charts()
     except ChartError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries, token_cache
 from bot.matching.actions import lint_actions
+from bot.matching.deciders import decide, lint_deciders, load_deciders
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
 
@@ -484,6 +486,43 @@ def test_lint_checks_the_physical_actions(tmp_path: Path) -> None:
     assert "Law 120" in problems and "'floor' has fewer than two words" in problems and "appears 2 times" in problems
     bad.write_text('edition: "2017"\nactions:\n  - happened: x\n', encoding="utf-8")
     assert "entry 1" in str(lint_actions(load_lawbook(), bad).problems[0])
+
+
+def test_a_decider_orders_the_two_neighbours_the_matcher_ranks_first(matcher: Matcher) -> None:
+    """Dummy playing a card other than the one named is Law 45, not an incomplete designation (46): the decider
+    swaps the matcher's first two and adds nothing; without its words the order stands."""
+    plain = copy.copy(matcher)
+    plain.deciders = ()
+    told = "declarer called for the queen but dummy played the king"
+    decided, undecided = [c.law for c in matcher.match(told).candidates], [c.law for c in plain.match(told).candidates]
+    assert decided[:2] == [45, 46] and undecided[:2] == [46, 45] and set(decided) == set(undecided)
+    elsewhere = "partner hesitated for a long time before the opening lead"  # "opening lead" decides 54 from 53 only
+    assert matcher.match(elsewhere).candidates == plain.match(elsewhere).candidates
+
+
+def test_deciders_speak_only_for_their_pair() -> None:
+    deciders = load_deciders()
+    assert decide(deciders, 46, 45, "Declarer says diamond and then: \u201cwait, I mean club\u201d") == 45
+    assert decide(deciders, 45, 70, "wait, I mean club") is None
+    assert decide(deciders, 62, 63, "is the revoke established?") == 63
+    assert decide(deciders, 62, 63, "the revoke was corrected at once") is None
+
+
+def test_lint_checks_the_deciders(tmp_path: Path) -> None:
+    assert not lint_deciders(load_lawbook()).problems
+    bad = tmp_path / "deciders.yaml"
+    entry = '  - pair: ["45", "{other}"]\n    favours: "{favours}"\n    why: w\n    law: t\n    phrases: [i mean]\n'
+    bad.write_text(
+        'edition: "2017"\ndeciders:\n'
+        + entry.format(other=46, favours=45)
+        + entry.format(other=46, favours=46)
+        + entry.format(other=120, favours=45),
+        encoding="utf-8",
+    )
+    problems = " | ".join(str(f) for f in lint_deciders(load_lawbook(), bad).problems)
+    assert "Law 120" in problems and "'i mean' speaks for both Laws 45 and 46" in problems
+    bad.write_text('edition: "2017"\ndeciders:\n' + entry.format(other=46, favours=70), encoding="utf-8")
+    assert "entry 1" in str(lint_deciders(load_lawbook(), bad).problems[0])
 
 
 def test_words_gathered_from_public_pages_keep_their_source(tmp_path: Path) -> None:

@@ -22,6 +22,10 @@ and the sentence that asks the question is read even when it lies past the first
 each sentence with every signal and letting the one that names the irregularity or asks outweigh the whole
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
 stories more.
+
+Last, when the first two laws are neighbours that differ in one detail (45 and 46: who named the card) and
+the message says that detail in a decider's words (``knowledge/deciders.yaml``, ``bot.matching.deciders``),
+the two swap places; a decider never brings in a law the signals did not rank.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
+from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
@@ -153,10 +158,13 @@ class Matcher:
         examples: Iterable[Labelled] = (),
         cache_dir: Path | None = None,
         background: bool = False,
+        deciders: tuple[Decider, ...] | None = None,
     ) -> None:
         """``background``: read the worked examples on a thread, so the bot answers at once (with phrases and
-        the laws' own words) and adds the examples' say about half a second later; ``learned`` tells when."""
+        the laws' own words) and adds the examples' say about half a second later; ``learned`` tells when.
+        ``deciders``: those of ``knowledge/deciders.yaml`` unless given (a bench compares without them)."""
         self.book = book
+        self.deciders = load_deciders() if deciders is None else deciders
         self.charts = tuple(charts)
         self.cache = TokenCache(knowledge_key(repr(c) for c in self.charts), cache_dir)
         shorthand = _load_yaml("abbreviations.yaml")
@@ -343,6 +351,7 @@ class Matcher:
         for law, times in named.items():
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
+        self._decide(totals, text)
         incidents, told = self._incidents(pieces, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
         ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
         if incidents:
@@ -352,6 +361,15 @@ class Matcher:
         if top and (confident or incidents):
             return MatchResult(query, top, None, True, None, incidents, told)
         return MatchResult(query, top, None, False, "I am not sure which situation this is. " + HINT)
+
+    def _decide(self, totals: dict[int, float], text: str) -> None:
+        """When the first two laws are a pair of neighbours and a decider's words favour the second, the two
+        swap their points: the decider orders the matcher's own first two and never adds a law."""
+        if len(totals) < 2 or not self.deciders:
+            return
+        first, second = sorted(totals, key=lambda n: (-totals[n], n))[:2]
+        if decide(self.deciders, first, second, text[:MESSAGE]) == second:
+            totals[first], totals[second] = totals[second], totals[first]
 
     def _read(self, query: str, limit: int) -> _Reading | None:
         """Every signal's points per law for one text (a whole message or one of its sentences); None when it
