@@ -240,7 +240,7 @@ class Description:
             if self.words[start : start + len(needle)] == needle
             and (option == ASK or not self._undone(start + len(needle)))  # a word that asks asks whatever follows
             and not (start and self.words[start - 1] in self.negations.compounds)
-            and not (start and self.words[start - 1] in self.negations.passives.get(needle[0], ()))
+            and (option == ASK or not (start and self.words[start - 1] in self.negations.passives.get(needle[0], ())))
         ]
         kept = [
             (option, start, end)
