@@ -6,11 +6,11 @@ Loaded once per process (``load_lawbook``); every lookup afterwards is a diction
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from rapidfuzz import fuzz, process, utils
@@ -239,6 +239,25 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses k
 def read_yaml(path: Path) -> Any:
     """A knowledge file written by people (keywords, summaries, glossary, terms): safe, and fast where libyaml is."""
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+
+
+Entry = TypeVar("Entry")
+
+
+def read_entries(path: Path, key: str, build: Callable[[Any], Entry]) -> tuple[Entry, ...]:
+    """Each entry of the list under ``key`` in a knowledge file, as ``build`` makes it (raising KeyError, TypeError
+    or ValueError on a malformed one); ValueError naming the file, and the entry, when the list or one is wrong."""
+    raw = read_yaml(path)
+    entries = raw.get(key) if isinstance(raw, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError(f"{path.name}: expected a list under {key!r}")
+    built = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            built.append(build(entry))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path.name}: entry {number}: {exc}") from exc
+    return tuple(built)
 
 
 def _read_json(path: Path) -> Any:

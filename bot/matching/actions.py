@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_yaml
+from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_entries
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
 
@@ -30,21 +31,15 @@ class Action:
 
 def load_actions(path: Path = ACTIONS_FILE) -> tuple[Action, ...]:
     """The vocabulary; ValueError naming the entry when one is malformed."""
-    raw = read_yaml(path)
-    entries = raw.get("actions") if isinstance(raw, dict) else None
-    if not isinstance(entries, list):
-        raise ValueError(f"{path.name}: expected a list under 'actions'")
-    actions = []
-    for number, entry in enumerate(entries, start=1):
-        try:
-            happened, phrases, laws = str(entry["happened"]), entry["phrases"], entry["laws"]
-            if not happened.strip() or not isinstance(phrases, list) or not isinstance(laws, list) or not laws:
-                raise TypeError("needs 'happened', a list of 'phrases' and a non-empty list of 'laws'")
-            numbers = tuple(dict.fromkeys(law_number(str(law)) for law in laws))
-            actions.append(Action(happened, tuple(str(p) for p in phrases), numbers))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path.name}: entry {number}: {exc}") from exc
-    return tuple(actions)
+    return read_entries(path, "actions", _action)
+
+
+def _action(entry: Any) -> Action:
+    happened, phrases, laws = str(entry["happened"]), entry["phrases"], entry["laws"]
+    if not happened.strip() or not isinstance(phrases, list) or not isinstance(laws, list) or not laws:
+        raise TypeError("needs 'happened', a list of 'phrases' and a non-empty list of 'laws'")
+    numbers = tuple(dict.fromkeys(law_number(str(law)) for law in laws))
+    return Action(happened, tuple(str(p) for p in phrases), numbers)
 
 
 def lint_actions(book: LawBook, path: Path = ACTIONS_FILE) -> LintReport:

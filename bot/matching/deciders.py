@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_yaml
+from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_entries
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
 
@@ -43,29 +44,23 @@ def words(text: str) -> str:
 
 def load_deciders(path: Path = DECIDERS_FILE) -> tuple[Decider, ...]:
     """The deciders; ValueError naming the entry when one is malformed."""
-    raw = read_yaml(path)
-    entries = raw.get("deciders") if isinstance(raw, dict) else None
-    if not isinstance(entries, list):
-        raise ValueError(f"{path.name}: expected a list under 'deciders'")
-    deciders = []
-    for number, entry in enumerate(entries, start=1):
-        try:
-            pair, phrases = entry["pair"], entry["phrases"]
-            if not isinstance(pair, list) or not isinstance(phrases, list) or not phrases:
-                raise TypeError("needs a 'pair' of two laws and a non-empty list of 'phrases'")
-            laws = [law_number(str(law)) for law in pair]
-            favours = law_number(str(entry["favours"]))
-            if len(set(laws)) != 2 or favours not in laws:
-                raise ValueError("'pair' must name two different laws and 'favours' one of them")
-            said = tuple(" ".join(words(str(p)).split()) for p in phrases)
-            if not all(said):
-                raise ValueError("a phrase has no words")
-            pattern = re.compile("|".join(f" {re.escape(p)} " for p in said))
-            other = laws[1] if laws[0] == favours else laws[0]
-            deciders.append(Decider(favours, other, said, str(entry["why"]), str(entry["law"]), pattern))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path.name}: entry {number}: {exc}") from exc
-    return tuple(deciders)
+    return read_entries(path, "deciders", _decider)
+
+
+def _decider(entry: Any) -> Decider:
+    pair, phrases = entry["pair"], entry["phrases"]
+    if not isinstance(pair, list) or not isinstance(phrases, list) or not phrases:
+        raise TypeError("needs a 'pair' of two laws and a non-empty list of 'phrases'")
+    laws = [law_number(str(law)) for law in pair]
+    favours = law_number(str(entry["favours"]))
+    if len(set(laws)) != 2 or favours not in laws:
+        raise ValueError("'pair' must name two different laws and 'favours' one of them")
+    said = tuple(" ".join(words(str(p)).split()) for p in phrases)
+    if not all(said):
+        raise ValueError("a phrase has no words")
+    pattern = re.compile("|".join(f" {re.escape(p)} " for p in said))
+    other = laws[1] if laws[0] == favours else laws[0]
+    return Decider(favours, other, said, str(entry["why"]), str(entry["law"]), pattern)
 
 
 def decide(deciders: tuple[Decider, ...], first: int, second: int, text: str) -> int | None:
