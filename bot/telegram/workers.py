@@ -21,19 +21,21 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import inspect
 import json
 import logging
 import os
 import signal
 import socket
 import sys
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from aiohttp import web
-from telegram import Bot, Update
+from telegram import Bot, CallbackQuery, Message, TelegramObject, Update, User
 from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.config import Config
@@ -46,6 +48,7 @@ from bot.telegram.serve import run_event_loop, running
 from bot.telegram.transport import AiohttpRequest
 
 log = logging.getLogger("bot.telegram")
+T = TypeVar("T", bound=TelegramObject)
 
 POLL_SECONDS = 10  # getUpdates waits this long for an update before answering with none
 LINE_LIMIT = 16 * 1024 * 1024  # the longest update a channel carries (Telegram's are a few kB)
@@ -155,17 +158,61 @@ PRESSED_FIELDS = frozenset(
 QUOTED_FIELDS = frozenset({"message_id", "date", "chat", "from"})
 
 
-def _read(line: bytes, bot: Bot) -> Update:
-    """An update from the router as PTB's object, the pressed message cut down to ``PRESSED_FIELDS`` and the
+PRESSED_KEPT = 1024  # pressed messages (and pressers) a worker keeps as PTB's objects, the most recently pressed
+# PTB's parameters of a press besides the person and the message; what else Telegram sends goes to ``api_kwargs``,
+# as PTB's own reading puts it
+QUERY_FIELDS = frozenset(inspect.signature(CallbackQuery).parameters) - {"from_user", "message", "api_kwargs"}
+
+
+class Reader:
+    """Reads the router's lines into PTB's updates, the pressed message cut down to ``PRESSED_FIELDS`` and the
     message it quotes to ``QUOTED_FIELDS``: the rest (text, formatting and keyboard) is unread, and building it
-    was two thirds of the CPU of reading a press."""
-    data = json.loads(line)
-    query = data.get("callback_query")
-    if isinstance(query, dict) and isinstance(pressed := query.get("message"), dict):
-        query["message"] = _only(pressed, PRESSED_FIELDS)
+    was two thirds of the CPU of reading a press.
+
+    What is left of a pressed message is still most of a press's reading (PTB builds a ``Message`` of about a
+    hundred attributes), and it is the same press after press: every question of a ruling is one message, edited
+    in place. So the message, and the person pressing, are built once and kept by their JSON, as PTB's frozen
+    objects, which nothing changes: an identical JSON is an identical object, and any other is built anew."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._kept: OrderedDict[tuple[type[TelegramObject], str], Any] = OrderedDict()
+
+    def read(self, line: bytes) -> Update:
+        data = json.loads(line)
+        query = data.get("callback_query")
+        if not (isinstance(query, dict) and isinstance(pressed := query.get("message"), dict)):
+            return Update.de_json(data, self.bot)
+        cut = _only(pressed, PRESSED_FIELDS)
         if isinstance(quoted := pressed.get("reply_to_message"), dict):
-            query["message"]["reply_to_message"] = _only(quoted, QUOTED_FIELDS)
-    return Update.de_json(data, bot)
+            cut["reply_to_message"] = _only(quoted, QUOTED_FIELDS)
+        if data.keys() != {"update_id", "callback_query"} or not isinstance(query.get("from"), dict):
+            query["message"] = cut
+            return Update.de_json(data, self.bot)
+        given = {name: value for name, value in query.items() if name in QUERY_FIELDS}
+        others = {name: value for name, value in query.items() if name not in QUERY_FIELDS | {"from", "message"}}
+        press = CallbackQuery(
+            from_user=self._object(User, query["from"]),
+            message=self._object(Message, cut),
+            **given,
+            api_kwargs=others or None,
+        )
+        press.set_bot(self.bot)
+        update = Update(data["update_id"], callback_query=press)
+        update.set_bot(self.bot)
+        return update
+
+    def _object(self, cls: type[T], data: dict[str, Any]) -> T:
+        """PTB's ``cls`` read from ``data``, or the one read from the same JSON before."""
+        key = (cls, json.dumps(data))
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = cls.de_json(data, self.bot)
+            while len(self._kept) > PRESSED_KEPT:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        return found
 
 
 def _only(message: dict[str, Any], fields: frozenset[str]) -> dict[str, Any]:
@@ -184,9 +231,10 @@ async def _worker(number: int, workers: int, channel: socket.socket, config: Con
             fetches=False,
         ) as app:
             reader, writer = await asyncio.open_unix_connection(sock=channel, limit=LINE_LIMIT)
+            updates = Reader(app.bot)
             while line := await reader.readline():
                 try:
-                    update = _read(line, app.bot)
+                    update = updates.read(line)
                 except Exception as exc:  # a kind of update this python-telegram-bot cannot read: skip it
                     log.error("an update could not be read (%s); it was skipped", type(exc).__name__)
                     continue
