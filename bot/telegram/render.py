@@ -46,7 +46,11 @@ def _label(text: str) -> str:
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split at line breaks so no part exceeds Telegram's limit (a very long line is cut hard)."""
+    """Split at line breaks so no part exceeds Telegram's limit (a very long line is cut hard); empty lines at
+    the start are dropped. A text within the limit is one part as it stands: a ruling's parts, split here once,
+    go through here again as each is sent."""
+    if len(text) <= limit and not text.startswith("\n"):
+        return [text]
     parts: list[str] = []
     current = ""
     for line in text.split("\n"):
