@@ -152,6 +152,8 @@ class Walk:
 
 def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
     """Replace ``{variable}`` with the words for its value (the linter proves each is set)."""
+    if "{" not in text:  # most texts have no placeholder: a screen fills its question and every option label
+        return text
 
     def words(match: Any) -> str:
         name = match.group(1)
