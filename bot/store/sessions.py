@@ -95,7 +95,9 @@ class Sessions(Database):
         except StoreError:
             self._forget_recent(session_id)
             raise
-        cached = self._recent_session(session_id)
+        # The log in memory gains what was just committed, without asking SQLite again whether another process
+        # has committed: if one has since that was last asked, the next look at the memory empties it anyway.
+        cached = self._recent.get(session_id)
         if cached is not None and len(cached[1]) == seq:
             row, log = cached
             log = [*log, *(Event(seq + i, kind, data, now) for i, (kind, data) in enumerate(events))]
