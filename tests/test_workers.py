@@ -173,6 +173,10 @@ async def test_two_workers_share_the_chats_each_answered_in_order_through_to_a_r
     standin.push(press(cath, offers, situation))
     refused = await next_call(standin, -960, "answerCallbackQuery")
     assert str(refused.params["text"]).startswith("Only the person who described this")
+    standin.push(press(bob, offers, situation))  # the same message pressed again, by the one who described it
+    answered, question = await calls(standin, -960, "answerCallbackQuery", "sendMessage")
+    assert not answered.params.get("text")
+    assert question.params["reply_parameters"]["message_id"] == offers["message_id"]
 
 
 @pytest.mark.slow
