@@ -303,7 +303,7 @@ class Description:
                 start,
                 end,
                 self._negated(start, others := {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
-                self._moot(start, found) or self._joined(start, others),
+                option != ASK and (self._moot(start, found) or self._joined(start, others)),  # a word that asks asks
             )
             for option, start, end in kept
         ]
