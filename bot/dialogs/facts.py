@@ -27,6 +27,7 @@ ASK = "ask"  # in a chart's cues, in place of an option: words that leave the qu
 _WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()—–]")
 STOPS = frozenset(".,;:!?()—–")
 _JOINS = frozenset(",:—–")  # the marks that join a short opening part to the rest of its sentence
+_ENDS = frozenset(".!?;")  # the marks that end a sentence, or a part that could be one
 
 
 @cache
@@ -226,12 +227,15 @@ class Description:
         )
 
     def _opened_elsewhere(self, first: int) -> bool:
-        """Whether the part just before the one starting at ``first`` is a short opening that ends on another event,
-        and so sets this part there too ("At the other table, declarer accepted the lead"; not "The other table has
-        a result, but …")."""
+        """Whether the sentence opens with a short part that ends on another event, just before the one starting at
+        ``first``, and so sets this part there too ("At the other table, declarer accepted the lead"; not "The other
+        table has a result, but …", nor "East, who was suspended last year, was abusive")."""
         if first < 2 or self.words[first - 1] not in _JOINS:
             return False
-        part = tuple(w for w in self.words[self._clause[first - 2] : first - 1] if w != "'")
+        opens = self._clause[first - 2]
+        if opens and self.words[opens - 1] not in _ENDS:
+            return False
+        part = tuple(w for w in self.words[opens : first - 1] if w != "'")
         return len(part) <= self.negations.opener_words and any(
             part[len(part) - len(phrase) :] == phrase for phrase in self._elsewhere
         )
