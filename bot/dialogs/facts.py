@@ -119,11 +119,6 @@ def _find(haystack: tuple[str, ...], needle: tuple[str, ...]) -> Iterable[int]:
             yield index
 
 
-def _holds(part: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> bool:
-    """Whether one of ``phrases`` stands in ``part`` (whole words)."""
-    return any(next(_find(part, phrase), None) is not None for phrase in phrases)
-
-
 @cache
 def _needle(cue: str) -> tuple[str, ...]:
     """A cue's words as they are looked for: punctuation in a cue counts ("no diamonds, partner")."""
@@ -155,9 +150,9 @@ class Description:
             for index in _find(self.words, phrase)
             for offset in range(len(phrase))
         }  # "NV" read as "not vulnerable": its "not" negates no cue
-        here = _holds(self.words, self.negations.this_event)
-        self._elsewhere = (*self.negations.elsewhere, *(self.negations.earlier if here else ()))
         # "last night" is another event only beside "here" or "tonight": alone, it is when the story happened
+        here = self._stands(self.negations.this_event, 0, len(self.words), set())
+        self._elsewhere = (*self.negations.elsewhere, *(self.negations.earlier if here else ()))
         self._at: dict[str, list[int]] = {}  # where each word stands: a cue is looked for only where it can start
         for index, word in enumerate(self.words):
             self._at.setdefault(word, []).append(index)
