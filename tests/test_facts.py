@@ -120,6 +120,39 @@ def test_negations_reach_only_a_few_words_back_within_the_clause() -> None:
     assert Description("may declarer ask a defender who didn't follow suit whether he has one?").answer(revoke) is None
 
 
+def test_words_of_another_event_an_appearance_a_correction_or_a_choice_for_now_ask() -> None:
+    """The second shared rules: a cue of another table or day, of how it only looked, taken back, not yet done, for
+    now or after "none of" states nothing of this table; plain table words still answer."""
+    cues = {"yes": ["declarer accepted the lead"], "no": ["declarer refused the lead"]}
+    # another table, room, board, round or match; another day only beside this one ("tonight")
+    assert Description("At the other table declarer accepted the lead").answer(cues) is None
+    assert Description("At the other table, declarer accepted the lead.").answer(cues) is None
+    assert Description("On the previous board declarer accepted the lead; here East led").answer(cues) is None
+    assert Description("Last night declarer accepted the lead; tonight West led out of turn").answer(cues) is None
+    assert Description("Last night declarer accepted the lead").answer(cues) == "yes"  # when the story happened
+    assert Description("At trick 7 declarer accepted the lead").answer(cues) == "yes"
+    assert Description("On the previous trick declarer accepted the lead").answer(cues) == "yes"
+    assert Description("The other table has a result, but declarer accepted the lead").answer(cues) == "yes"
+    # how it only looked; a correction; what was about to happen or will happen; a choice for now
+    assert Description("It looked like declarer accepted the lead, but he was thinking").answer(cues) is None
+    assert Description("At first declarer accepted the lead").answer(cues) is None
+    assert Description("declarer accepted the lead. Correction: he refused it").answer(cues) is None
+    assert Description("declarer accepted the lead, no, sorry, he wants time").answer(cues) is None
+    claims = {"claim": ["claim", "claimed", "claims"]}
+    assert Description("Declarer was about to claim when West revoked").answer(claims) is None
+    assert Description("Declarer will claim at trick 10").answer(claims) is None
+    assert Description("Next time declarer claims with a trump out I will adjust").answer(claims) is None
+    assert Description("Declarer claimed, so I will rule on it").answer(claims) == "claim"
+    assert Description("declarer accepted the lead for now").answer(cues) is None
+    assert Description("declarer accepted the lead; nobody noticed until trick 9").answer(cues) == "yes"
+    assert Description("declarer accepted the lead; it turned out West was on lead").answer(cues) == "yes"
+    # "none of" reaches eight words, not the whole part
+    seen = {"yes": ["saw another player's card"]}
+    assert Description("None of the four players saw another player's card").answer(seen) is None
+    revoked = {"dummy": ["dummy revoked"]}
+    assert Description("nobody at the table had noticed during the play that dummy revoked").answer(revoked) == "dummy"
+
+
 @pytest.fixture
 def real(store: Store) -> Dialogs:
     return Dialogs(store, load_charts())

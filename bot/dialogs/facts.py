@@ -6,7 +6,9 @@ description only when exactly one of its options is cued and that cue is neither
 "hasn't called yet") nor contradicted (the same option's cue also negated elsewhere); otherwise it is asked.
 A question or a supposition states nothing, and leaves the question to the director: a question with a cue in a
 part of a sentence that ends in "?" or holds "if", "whether", "what happens" is asked ("East asks if it can be
-accepted"), and so is one whose cue follows a belief or a party's claim ("South says East misexplained 2♦").
+accepted"), and so is one whose cue follows a belief or a party's claim ("South says East misexplained 2♦"), or
+tells of another table or day, of how it only looked, of what was not yet done or is so for now, or is taken back
+("At the other table, declarer accepted the lead", "it looked like", "was about to", "for now", "no, sorry").
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ SOURCE = "description"  # an answer's ``source`` when it was taken from the desc
 ASK = "ask"  # in a chart's cues, in place of an option: words that leave the question to the director
 _WORD = re.compile(r"[\w♠♥♦♣']+|[.,;:!?()—–]")
 STOPS = frozenset(".,;:!?()—–")
+_JOINS = frozenset(",:—–")  # the marks that join a short opening part to the rest of its sentence
+_ENDS = frozenset(".!?;")  # the marks that end a sentence, or a part that could be one
 
 
 @cache
@@ -60,6 +64,16 @@ class Negations:
     tags: tuple[tuple[str, ...], ...]  # a short part beside a cue's that says whose account it is: ", says RHO,"
     tag_words: int  # how many words such a part has at most
     tag_subjects: frozenset[str]  # the only words that may follow its tag: who says so ("says RHO")
+    elsewhere: tuple[tuple[str, ...], ...]  # before a cue, another table, room, board or match: "at the other table"
+    earlier: tuple[tuple[str, ...], ...]  # before a cue, another day, when the description names this one too
+    this_event: tuple[tuple[str, ...], ...]  # names this table's event: "here", "tonight"
+    opener_words: int  # how many words a part opening on another event ("At the other table,") has at most
+    appearances: tuple[tuple[str, ...], ...]  # before a cue, only how it looked: "it looked like", "seemed to"
+    corrections: tuple[tuple[str, ...], ...]  # after a cue, anywhere, take it back: "no, sorry", "correction:"
+    future: tuple[tuple[str, ...], ...]  # before a cue, not yet done or a warning: "was about to", "next time"
+    temporary: tuple[tuple[str, ...], ...]  # in a cue's part, a choice for the time being: "for now"
+    sweeping: tuple[tuple[str, ...], ...]  # within ``sweeping_window`` words before a cue: "none of the players saw"
+    sweeping_window: int
 
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
@@ -79,6 +93,16 @@ def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
         tuple(words(str(p)) for p in document["tags"]),
         int(document["tag_words"]),
         frozenset(w for p in document["tag_subjects"] for w in words(str(p))),
+        tuple(words(str(p)) for p in document["elsewhere"]),
+        tuple(words(str(p)) for p in document["earlier"]),
+        tuple(words(str(p)) for p in document["this_event"]),
+        int(document["opener_words"]),
+        tuple(words(str(p)) for p in document["appearances"]),
+        tuple(words(str(p)) for p in document["corrections"]),
+        tuple(words(str(p)) for p in document["future"]),
+        tuple(words(str(p)) for p in document["temporary"]),
+        tuple(words(str(p)) for p in document["sweeping"]),
+        int(document["sweeping_window"]),
     )
 
 
@@ -126,6 +150,9 @@ class Description:
             for index in _find(self.words, phrase)
             for offset in range(len(phrase))
         }  # "NV" read as "not vulnerable": its "not" negates no cue
+        # "last night" is another event only beside "here" or "tonight": alone, it is when the story happened
+        here = self._stands(self.negations.this_event, 0, len(self.words), set())
+        self._elsewhere = (*self.negations.elsewhere, *(self.negations.earlier if here else ()))
         self._at: dict[str, list[int]] = {}  # where each word stands: a cue is looked for only where it can start
         for index, word in enumerate(self.words):
             self._at.setdefault(word, []).append(index)
@@ -146,16 +173,23 @@ class Description:
         """Whether the clause holding ``start`` is a question (it ends in "?") or a supposition (it holds "if",
         "whether" … that is not part of a cue found), or the cue follows a belief or a claim in it ("thinking",
         "says", "should have", "according to South,"), or a short part beside it says whose account it is
-        ("LHO accepts, says RHO"): a cue there states nothing."""
+        ("LHO accepts, says RHO"): a cue there states nothing. So does a cue after words of another event ("at
+        the other table"), of how it only looked ("it looked like"), of what was not yet done ("was about to"), or
+        "none of"; a choice for now ("accepts for now"); and a cue taken back later ("no, sorry")."""
         first = self._clause[start]
         last = next((i for i in range(start, len(self.words)) if self._clause[i] != first), len(self.words))
         if last < len(self.words) and self.words[last] == "?":
             return True
+        said = self.negations
+        before = (*said.reports, *said.appearances, *said.future, *self._elsewhere)
         return (
-            self._opens(self.negations.hypotheticals, first, last, taken)
-            or self._opens(self.negations.reports, first, start, taken)
+            self._opens((*said.hypotheticals, *said.temporary), first, last, taken)
+            or self._opens(before, first, start, taken)
+            or self._opens(said.sweeping, max(first, start - said.sweeping_window), start, taken)
+            or self._opens(said.corrections, start, len(self.words), taken)
             or self._aside(first)
             or self._tagged(first, last)
+            or self._opened_elsewhere(first)
         )
 
     def _aside(self, first: int) -> bool:
@@ -185,6 +219,20 @@ class Description:
                 for at in _find(part, tag)
             )
             for part in parts
+        )
+
+    def _opened_elsewhere(self, first: int) -> bool:
+        """Whether the sentence opens with a short part that ends on another event, just before the one starting at
+        ``first``, and so sets this part there too ("At the other table, declarer accepted the lead"; not "The other
+        table has a result, but …", nor "East, who was suspended last year, was abusive")."""
+        if first < 2 or self.words[first - 1] not in _JOINS:
+            return False
+        opens = self._clause[first - 2]
+        if opens and self.words[opens - 1] not in _ENDS:
+            return False
+        part = tuple(w for w in self.words[opens : first - 1] if w != "'")
+        return len(part) <= self.negations.opener_words and any(
+            part[len(part) - len(phrase) :] == phrase for phrase in self._elsewhere
         )
 
     def _negated(self, start: int, taken: set[int]) -> bool:
@@ -254,7 +302,7 @@ class Description:
                 start,
                 end,
                 self._negated(start, others := {i for _o, s, e in kept if (s, e) != (start, end) for i in range(s, e)}),
-                self._moot(start, found) or self._joined(start, others),
+                option != ASK and (self._moot(start, found) or self._joined(start, others)),  # a word that asks asks
             )
             for option, start, end in kept
         ]
