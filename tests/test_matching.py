@@ -466,6 +466,13 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("dummy muted the microphone and phoned partner during the hand", {73, 74}),
         ("she had mis-sorted her hand and a spade was hidden among the clubs in dummy", {41, 64}),
         ("a defender lifted a card as if to play it, to make declarer think he had it", {73, 16}),
+        ("the three of diamonds was never in the deck at all", {14}),
+        ("the dealer handed out the cards two at a time", {6}),
+        ("everyone put their bidding cards away and then west said she had not passed", {22, 17}),
+        ("east lost the last trick but led the next one anyway", {56, 53}),
+        ("declarer said play a club but he could not play the card he was told to", {59}),
+        ("i caught sight of her cards while she was sorting them", {16}),
+        ("he did not play the card lying on the table when he had to", {52, 50}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
