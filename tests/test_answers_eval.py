@@ -111,8 +111,8 @@ DATA = Path(__file__).parent / "data"
     # the second development set; the ten spent holdouts, now development data, 0.833 / 0.840 / 0.930 / 0.833 /
     # 0.833 / 0.833 / 0.767 / 0.733 / 0.633 / 0.733 after the tenth round (first runs: 0.633 / 0.580 / 0.630 /
     # 0.733 / 0.583 / 0.533 / 0.650 / 0.600 / 0.600 / 0.733); 0.911 on the eleventh round's 180 players' own
-    # situations (in sample; 0.828 before that round's changes); 0.850 on the twelfth holdout, written blind (first run 0.838). The floors sit a
-    # little under, so a regression fails.
+    # situations (in sample; 0.828 before that round's changes); 0.850 on the twelfth holdout, written blind
+    # (first run 0.838). The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
         ("player-questions-own.jsonl", 0.93),
