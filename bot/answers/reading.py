@@ -85,6 +85,7 @@ class QuestionForms:
     chatter: tuple[_Form, ...]
     decline: tuple[_Form, ...]
     keep: tuple[_Form, ...]
+    quoted: tuple[_Form, ...]
     first_person: tuple[_Form, ...]
     asks: tuple[_Form, ...]
     own: tuple[_Form, ...]
@@ -105,15 +106,18 @@ class QuestionForms:
         answer first, a director's shorthand ("LHO led out of turn") wants the chart. A post written after the
         event (a forum question of several sentences) wants the answer whatever its words: nobody types one at
         the table, even a director asking whether their ruling was right."""
-        lowered = folded(text)
-
-        def found(forms: tuple[_Form, ...]) -> bool:
-            return any(f.pattern.search(lowered) for f in forms)
-
         if self.is_post(text):
             return True
-        told = found(self.own) or (found(self.first_person) and found(self.asks))
-        return told and not found(self.directing)
+        lowered = folded(text)
+        voiced = lowered  # the writer's own words: what they quote someone else saying is not them asking
+        for form in self.quoted:
+            voiced = form.pattern.sub(" ", voiced)
+
+        def found(forms: tuple[_Form, ...], words: str) -> bool:
+            return any(f.pattern.search(words) for f in forms)
+
+        told = found(self.own, voiced) or (found(self.first_person, voiced) and found(self.asks, voiced))
+        return told and not found(self.directing, lowered)
 
     def is_post(self, text: str) -> bool:
         """Whether a text is a post written after the event (several sentences), not a message from the table."""
@@ -162,6 +166,7 @@ def read_question_forms(path: Path = KNOWLEDGE_DIR / "question-forms.yaml") -> Q
         forms("chatter"),
         forms("decline"),
         forms("keep"),
+        forms("quoted"),
         forms("first_person"),
         forms("asks"),
         forms("own"),
