@@ -473,6 +473,8 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
         ("declarer said play a club but he could not play the card he was told to", {59}),
         ("i caught sight of her cards while she was sorting them", {16}),
         ("he did not play the card lying on the table when he had to", {52, 50}),
+        ("south was dealer but west put the green card out", {30}),  # a call told by seat and turn, in colours
+        ("west bid 2 diamonds ahead of me", {31}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
