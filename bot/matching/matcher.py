@@ -352,7 +352,9 @@ class Matcher:
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
         self._decide(totals, text)
-        incidents, told = self._incidents(pieces, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
+        clauses = [clause for part in parts for clause in _clauses(part)]
+        moments = pieces if clauses == parts else [self._piece(c) for c in clauses] if len(clauses) >= 2 else []
+        incidents, told = self._incidents(moments, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
         ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
         if incidents:
             others = [law for law in ranked if law not in incidents]
@@ -541,6 +543,10 @@ def _agreed(law: int | None, nearest: dict[int, float], typical: dict[int, float
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+|(?<=\?)(?=\S)")
+_MOVES_ON = re.compile(
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:then\s+(?:\w+\s+){0,3})?(?:later|afterwards|after\s+that|at\s+the\s+end)\b)",
+    re.IGNORECASE,
+)
 _ASKING = frozenset(  # a sentence that opens with one of these asks something
     {"can", "could", "should", "is", "are", "was", "were", "does", "do", "did", "has", "have", "what", "how"}
     | {"who", "which", "why", "when", "where", "may", "must", "am", "will", "would", "shall", "isn't", "don't"}
@@ -551,6 +557,14 @@ def _sentences(text: str) -> list[str]:
     """A message's sentences (line breaks, and . ! ? ; : followed by a space, end one), those of at least
     three words; a message of one sentence gives one."""
     parts = (part.strip() for part in _SENTENCE_END.split((text or "")[:MESSAGE]))
+    return [part for part in parts if len(part.split()) >= 3]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut where it moves on in time (", and then", ", later", "and at the end"), the parts of at least
+    three words: one sentence can tell two incidents ("dummy pointed at a card, and then partner dropped the
+    jack face up")."""
+    parts = (part.strip() for part in _MOVES_ON.split(sentence))
     return [part for part in parts if len(part.split()) >= 3]
 
 
