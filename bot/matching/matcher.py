@@ -444,15 +444,16 @@ class Matcher:
         return None
 
     def _incidents(self, pieces: list[_Piece], limit: int, beside: set[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """Two laws each named firmly by a sentence of its own (phrases only) and ranked near the top by the
-        message, the firmer first, with the sentence that named each; () unless a story holds two such
-        sentences naming laws no one chart serves together (a revoke told as "revoked" then "established" is
-        one incident)."""
+        """Two laws each named firmly by a sentence (or a part of one that moves on in time) of its own (phrases
+        only) and ranked near the top by the message, the firmer first, with the sentence that named each; ()
+        unless a story holds two such sentences naming laws no one chart serves together (a revoke told as
+        "revoked" then "established" is one incident). A sentence that asks ("can he take it back?", "PP as
+        well?") asks about the story and names no incident: read as one, it made a single incident two."""
         if len(pieces) < 2 or limit < 2:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
         for piece in pieces:
-            if not piece.scores:
+            if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
                 continue
             law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
             if piece.scores[law] >= INCIDENT and law in beside and piece.scores[law] > firm.get(law, (0.0, ""))[0]:
@@ -561,9 +562,10 @@ def _sentences(text: str) -> list[str]:
 
 
 def _clauses(sentence: str) -> list[str]:
-    """A sentence cut where it moves on in time (", and then", ", later", "and at the end"), the parts of at least
-    three words: one sentence can tell two incidents ("dummy pointed at a card, and then partner dropped the
-    jack face up")."""
+    """A sentence cut where it moves on in time (", later", ", and then two tricks later", "and at the end"), the
+    parts of at least three words: one sentence can tell two incidents ("the bid was insufficient, and at the end
+    declarer claimed"). "Then" alone does not cut: it mostly joins the same incident's sequel ("LHO led out of
+    turn, then his partner led too")."""
     parts = (part.strip() for part in _MOVES_ON.split(sentence))
     return [part for part in parts if len(part.split()) >= 3]
 
