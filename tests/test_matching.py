@@ -443,6 +443,23 @@ def test_two_incidents_in_one_story_are_both_offered_with_their_charts(
     assert matcher.match("South bid out of turn before the director came.").incidents == ()  # one sentence
 
 
+def test_two_incidents_told_in_one_sentence_that_moves_on_in_time_are_both_offered(matcher: Matcher) -> None:
+    """One sentence can tell two rulings (", and later …", ", and at the end …"); a follow-up of the same incident
+    joined by "then" stays one incident (a lead out of turn and the other defender's lead after it)."""
+    for story in (
+        "The opening bid was insufficient and was not accepted, and at the end declarer claimed, a trump still out.",
+        "The opening bid was insufficient and was not accepted, and later on declarer claimed with a trump still out.",
+    ):
+        result = matcher.match(story)
+        assert (
+            result.incidents == (70, 27) and result.told[1] == "The opening bid was insufficient and was not accepted"
+        )
+    assert (
+        matcher.match("LHO led out of turn, then the correct defender led his card before anyone came.").incidents == ()
+    )
+    assert matcher.match("declarer revoked on trick 5, and later it was established").incidents == ()
+
+
 @pytest.mark.parametrize(
     ("text", "laws"),
     [

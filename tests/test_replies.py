@@ -290,6 +290,20 @@ def test_a_story_of_two_incidents_offers_both_charts_first_in_the_order_told(rep
     assert replies.to_text("LHO led out of turn").text == "Which situation is it?"  # one incident: the usual list
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "East passed out of turn at South's turn. How does the TD decide the rectification?",
+        "We played the wrong board. PP as well?",
+    ],
+)
+def test_one_incident_with_a_question_about_it_is_not_told_as_two_things(replies: Replies, text: str) -> None:
+    """The question a director asks about the incident is no second incident: both were shown as "Two things
+    happened here; rule on each in turn"."""
+    reply = replies.to_text(text, "director")
+    assert reply.kind is Kind.SITUATIONS and reply.text == "Which situation is it?"
+
+
 def test_a_question_whether_saying_something_is_lawful_is_answered_not_triaged(replies: Replies) -> None:
     """A question quoting a first-person phrase ("is it lawful to say, I jumped?") asks about the rule; it got
     the director's "When did it happen?" (the words "I jumped" read as a player telling what they did)."""

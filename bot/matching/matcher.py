@@ -17,7 +17,8 @@ when the examples vouch for its first law (``_agreed``).
 Phrases also come from what physically happened (``knowledge/actions.yaml``: "the ace went back into her
 hand"). A message of several sentences is also read sentence by sentence (phrases only): a law named by
 several of a story's sentences gains a few points for each after the first, two sentences that each name a
-different incident firmly both stay among the candidates (``incidents``, with the sentence that told each),
+different incident firmly (a sentence that asks names none; one that moves on, ", and later", is read as two)
+both stay among the candidates (``incidents``, with the sentence that told each),
 and the sentence that asks the question is read even when it lies past the first 500 characters. Reading
 each sentence with every signal and letting the one that names the irregularity or asks outweigh the whole
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
@@ -352,7 +353,9 @@ class Matcher:
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
         self._decide(totals, text)
-        incidents, told = self._incidents(pieces, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
+        clauses = [clause for part in parts for clause in _clauses(part)]
+        moments = pieces if clauses == parts else [self._piece(c) for c in clauses] if len(clauses) >= 2 else []
+        incidents, told = self._incidents(moments, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
         ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
         if incidents:
             others = [law for law in ranked if law not in incidents]
@@ -442,15 +445,16 @@ class Matcher:
         return None
 
     def _incidents(self, pieces: list[_Piece], limit: int, beside: set[int]) -> tuple[tuple[int, ...], tuple[str, ...]]:
-        """Two laws each named firmly by a sentence of its own (phrases only) and ranked near the top by the
-        message, the firmer first, with the sentence that named each; () unless a story holds two such
-        sentences naming laws no one chart serves together (a revoke told as "revoked" then "established" is
-        one incident)."""
+        """Two laws each named firmly by a sentence (or a part of one that moves on in time) of its own (phrases
+        only) and ranked near the top by the message, the firmer first, with the sentence that named each; ()
+        unless a story holds two such sentences naming laws no one chart serves together (a revoke told as
+        "revoked" then "established" is one incident). A sentence that asks ("can he take it back?", "PP as
+        well?") asks about the story and names no incident: read as one, it made a single incident two."""
         if len(pieces) < 2 or limit < 2:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
         for piece in pieces:
-            if not piece.scores:
+            if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
                 continue
             law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
             if piece.scores[law] >= INCIDENT and law in beside and piece.scores[law] > firm.get(law, (0.0, ""))[0]:
@@ -541,6 +545,10 @@ def _agreed(law: int | None, nearest: dict[int, float], typical: dict[int, float
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+|(?<=\?)(?=\S)")
+_MOVES_ON = re.compile(
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:then\s+(?:\w+\s+){0,3})?(?:later|afterwards|after\s+that|at\s+the\s+end)\b)",
+    re.IGNORECASE,
+)
 _ASKING = frozenset(  # a sentence that opens with one of these asks something
     {"can", "could", "should", "is", "are", "was", "were", "does", "do", "did", "has", "have", "what", "how"}
     | {"who", "which", "why", "when", "where", "may", "must", "am", "will", "would", "shall", "isn't", "don't"}
@@ -551,6 +559,15 @@ def _sentences(text: str) -> list[str]:
     """A message's sentences (line breaks, and . ! ? ; : followed by a space, end one), those of at least
     three words; a message of one sentence gives one."""
     parts = (part.strip() for part in _SENTENCE_END.split((text or "")[:MESSAGE]))
+    return [part for part in parts if len(part.split()) >= 3]
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence cut where it moves on in time (", later", ", and then two tricks later", "and at the end"), the
+    parts of at least three words: one sentence can tell two incidents ("the bid was insufficient, and at the end
+    declarer claimed"). "Then" alone does not cut: it mostly joins the same incident's sequel ("LHO led out of
+    turn, then his partner led too")."""
+    parts = (part.strip() for part in _MOVES_ON.split(sentence))
     return [part for part in parts if len(part.split()) >= 3]
 
 

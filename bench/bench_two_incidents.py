@@ -1,0 +1,116 @@
+"""Two incidents in one story: does what a description shows first offer both, in the order they happened?
+
+`python -m bot eval` counts a story right when either labelled law ranks, so it cannot tell a reply that offers
+both incidents from one that offers only one. This bench goes through the step the terminal and Telegram share
+(``Replies.to_text``) and reads what is shown first: the numbered situations (or a summary's chart and law).
+
+Two-incident set: the rows of ``queries-written-holdout12.jsonl`` of kind "two" (the first incident's law
+first; spent, read). No other labelled file holds a set of such stories: of its rows with two laws no one chart
+serves, told with "later", "then", "also" (41), nearly all are one incident with two laws (bench/RESULTS.md). A
+labelled law counts as offered when a shown chart serves it (the law is among the chart's laws, as the matcher
+maps laws to charts) or a shown law is it; "both" needs two different offers, one for each. "Told as two": the
+reply opens "Two things happened here" (``MatchResult.incidents``). "In order": of the stories offering both,
+those whose first incident's offer comes first.
+
+Single-incident sets: the rows of ``queries-indep-l``, ``-m`` and ``-n`` with one law; a reply told as two
+there is a spurious second incident.
+
+    PYTHONPATH=. python3 bench/bench_two_incidents.py [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.answers import Act, Kind, Replies, Reply, build_replies
+from bot.dialogs import load_charts
+from bot.laws import load_lawbook
+from bot.laws.refs import law_number
+from bot.matching import build_matcher, chart_entries
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+TWO = "Two things happened here"
+MODES = ("director", "auto")  # chart first (a director describing), and by how it reads (the default)
+SINGLE = ("queries-indep-l.jsonl", "queries-indep-m.jsonl", "queries-indep-n.jsonl")
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    text: str
+    laws: tuple[int, ...]  # the first incident's law first
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a reply offers first, for one story."""
+
+    told: bool  # opens "Two things happened here"
+    offered: int  # how many of the story's two incidents a shown offer serves (two different offers for both)
+    in_order: bool  # both offered and the first incident's offer comes first
+
+
+def rows_of(path: Path, kind: str | None = None) -> list[Row]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        Row(r["query"], tuple(law_number(str(n)) for n in r["laws"])) for r in rows if kind in (None, r.get("kind"))
+    ]
+
+
+def serves(replies: Replies, offer_act: Act, key: str, law: int) -> bool:
+    if offer_act is Act.CHART and key in replies.charts:
+        return law in {law_number(ref) for ref in replies.charts[key].laws}
+    return offer_act is Act.LAW and law_number(key) == law
+
+
+def shown(replies: Replies, reply: Reply, first: int, second: int) -> Shown:
+    """Which of the two incidents the reply's first offers serve, each by an offer of its own."""
+    offers = (
+        [o for o in reply.offers if o.act in (Act.CHART, Act.LAW)]
+        if reply.kind in (Kind.SITUATIONS, Kind.SUMMARY)
+        else []
+    )
+    at = {law: [i for i, o in enumerate(offers) if serves(replies, o.act, o.key, law)] for law in (first, second)}
+    pairs = [(i, j) for i in at[first] for j in at[second] if i != j]
+    told = reply.kind is Kind.SITUATIONS and reply.text.startswith(TWO)
+    if pairs:
+        i, j = min(pairs, key=lambda p: (max(p), p[0] + p[1]))
+        return Shown(told, 2, i < j)
+    return Shown(told, 1 if at[first] or at[second] else 0, False)
+
+
+def report(replies: Replies, name: str, rows: list[Row], misses: bool) -> None:
+    """One line per mode: stories, both offered, one, none, in order, told as two; then each miss if asked."""
+    for mode in MODES:
+        seen = [(row, shown(replies, replies.to_text(row.text, mode), *row.laws[:2])) for row in rows]
+        both = [s for _r, s in seen if s.offered == 2]
+        one, none = (sum(s.offered == n for _r, s in seen) for n in (1, 0))
+        told, told_both = sum(s.told for _r, s in seen), sum(s.told and s.offered == 2 for _r, s in seen)
+        print(
+            f"{name} [{mode}]: {len(rows)} stories; both offered {len(both)}, one {one}, none {none}; "
+            f"first incident first {sum(s.in_order for s in both)} of {len(both)}; told as two {told} "
+            f"(both right {told_both})"
+        )
+        for row, s in seen if misses and mode == "director" else ():
+            if s.offered < 2 or not s.in_order:
+                offers = [o.key for o in replies.to_text(row.text, mode).offers if o.key]
+                print(f"    {row.laws} offered {s.offered} in order {s.in_order} told {s.told} {offers}: {row.text}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="print each two-incident story not offered both")
+    misses = parser.parse_args().misses
+    replies = build_replies(load_lawbook(), load_charts(), build_matcher(chart_entries()))  # no set is an example
+    report(replies, "written-holdout12, kind two", rows_of(DATA / "queries-written-holdout12.jsonl", "two"), misses)
+    for file in SINGLE:
+        rows = [r for r in rows_of(DATA / file) if len(r.laws) == 1]
+        for mode in MODES:
+            told = sum(replies.to_text(r.text, mode).text.startswith(TWO) for r in rows)
+            print(f"{file}, one law [{mode}]: {len(rows)} messages; told as two incidents {told}")
+
+
+if __name__ == "__main__":
+    main()
