@@ -171,6 +171,25 @@ def test_the_why_is_what_the_user_typed(matcher: Matcher, text: str, law: int, w
     assert top.law == law and any(why.lower() in m.lower() for m in top.matched), top
 
 
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("It was my turn but my LHO jumped in with 1 spade ahead of me. I just ignored her and bid 1 heart.", {31}),
+        ("LHO bid 1S out of turn and I bid 1H", {31}),
+        ("west bid 2 diamonds ahead of me and I bid 1 heart", {31}),
+        ("1S over 1NT", {27}),
+        ("RHO opened 1NT and I bid 1S", {27}),
+        ("LHO bid out of turn, then partner bid 1H over RHO's 1S", {27}),  # the 1S is not the call out of turn
+        ("LHO bid 1S and I bid 1H out of turn", {27}),  # the lower bid out of turn is still insufficient
+    ],
+)
+def test_a_lower_bid_over_a_bid_out_of_turn_is_not_insufficient(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """A call by the player whose turn it was over an opponent's call out of turn is in rotation (Law 28B): the
+    lower bid is no insufficient bid, and the call out of turn ranks first; a lower bid over a call in turn is."""
+    top = matcher.match(text).candidates[0]
+    assert top.law in laws and (27 in laws) == any("…" in m for m in top.matched), top
+
+
 @pytest.mark.slow
 def test_chart_keywords_go_to_the_law_they_fit_and_zero_charts_work() -> None:
     with_charts = build_matcher(chart_entries()).match("revoke on trick twelve").candidates[0]

@@ -52,6 +52,9 @@ _CARDS = r"(?:10|[AKQJT2-9xX])+"
 _HOLDING_RUN = re.compile(rf"(?<![\w.]){_CARDS}(?:[ \t/,]+{_CARDS})*(?![\w♠♥♦♣♤♡♢♧])")
 _RANKED = re.compile(r"[AKQJT2-9]|10")
 _LATER_FIRST = re.compile(r"\b(after|over|on top of)\b", re.IGNORECASE)  # "1♥ over 1♠": the first bid is the later
+# Where the words told of one bid end: a sentence or clause ends, or "over"/"after" begins the other bid's telling
+_CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|then|after|over|on top of)\b")
+_OUT_OF_TURN = "outofturn"  # the meaning matching-synonyms.yaml gives "out of turn", "ahead of me", "was my turn"
 THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
 _SPELLINGS = (  # American stem endings → British ones (see _british)
@@ -224,9 +227,20 @@ class Normaliser:
                 bids.append((level * 5 + strain, surface, bid.start()))
             position = bid.end()
         words += self._plain(text[position:], correct)
-        if _lower_bid_follows(bids, text):
+        if _lower_bid_follows(bids, text, self._told_out_of_turn):
             words.append(Token("insufficient", " … ".join(b[1] for b in bids[:2])))
         return words
+
+    def _told_out_of_turn(self, text: str, bid: tuple[int, int], bounds: tuple[int, int]) -> bool:
+        """Whether the words told with one bid (its clause, between its neighbours ``bounds``) say it was made
+        out of turn: 'LHO jumped in with 1♠ ahead of me', 'it was my turn but LHO bid 1♠'."""
+        start, end = bid
+        before = text[bounds[0] : start]
+        breaks = list(_CLAUSE_BREAK.finditer(before))
+        after = text[end : bounds[1]]
+        clause_end = _CLAUSE_BREAK.search(after)
+        told = before[breaks[-1].end() if breaks else 0 :] + " " + after[: clause_end.start() if clause_end else None]
+        return any(token.text == _OUT_OF_TURN for token in self.tokens(told))
 
     def _plain(self, text: str, correct: Callable[[str], str | None] | None) -> list[Token]:
         text = text.translate(_SUIT_WORDS)
@@ -292,11 +306,26 @@ def _content(token: str) -> bool:
     return token not in STOPWORDS and (len(token) > 1 or token.isdigit() or token == "?")
 
 
-def _lower_bid_follows(bids: list[tuple[int, str, int]], text: str) -> bool:
-    """Two bids where the later one ranks lower ('1♥ over 1♠', '1♠ … then 1♥'): an insufficient bid."""
-    for (first, _s1, start1), (second, _s2, start2) in itertools.pairwise(bids):
+def _lower_bid_follows(
+    bids: list[tuple[int, str, int]],
+    text: str,
+    told_out_of_turn: Callable[[str, tuple[int, int], tuple[int, int]], bool],
+) -> bool:
+    """Two bids where the later one ranks lower ('1♥ over 1♠', '1♠ … then 1♥'): an insufficient bid.
+
+    Not when the higher bid is told as made out of turn ('LHO bid 1♠ ahead of me, I bid 1♥'): the call of the
+    player whose turn it was is in rotation and the auction goes on as though the opponent had not called
+    (Law 28B), so the lower bid is no insufficient bid; a story of an earlier call out of turn is no reason.
+    """
+    ends = [start + len(surface) for _rank, surface, start in bids]
+    for i, ((first, _s1, start1), (second, _s2, start2)) in enumerate(itertools.pairwise(bids)):
         later_first = bool(_LATER_FIRST.search(text[start1:start2]))
         earlier, later = (second, first) if later_first else (first, second)
-        if later < earlier:
+        if later >= earlier:
+            continue
+        higher = i + 1 if later_first else i
+        start, end = bids[higher][2], ends[higher]
+        bounds = (ends[higher - 1] if higher else 0, bids[higher + 1][2] if higher + 1 < len(bids) else len(text))
+        if not told_out_of_turn(text, (start, end), bounds):
             return True
     return False
