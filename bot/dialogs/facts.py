@@ -78,30 +78,34 @@ class Negations:
 
 def read_negations(path: Path = KNOWLEDGE_DIR / "cues.yaml") -> Negations:
     document = read_yaml(path)
+
+    def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+        return tuple(words(str(p)) for p in document[key])
+
     return Negations(
-        tuple(words(str(p)) for p in document["negations"]),
-        tuple(words(str(p)) for p in document["breaks"]),
+        phrases("negations"),
+        phrases("breaks"),
         int(document["window"]),
-        tuple(words(str(p)) for p in document["hypotheticals"]),
-        tuple(words(str(p)) for p in document["plain"]),
-        tuple(words(str(p)) for p in document["summons"]),
-        tuple(words(str(p)) for p in document["reports"]),
+        phrases("hypotheticals"),
+        phrases("plain"),
+        phrases("summons"),
+        phrases("reports"),
         frozenset(str(p).casefold() for p in document["compounds"]),
         {str(w).casefold(): frozenset(str(b).casefold() for b in before) for w, before in document["passives"].items()},
-        tuple(words(str(p)) for p in document["asides"]),
-        tuple(words(str(p)) for p in document["undoing"]),
-        tuple(words(str(p)) for p in document["tags"]),
+        phrases("asides"),
+        phrases("undoing"),
+        phrases("tags"),
         int(document["tag_words"]),
         frozenset(w for p in document["tag_subjects"] for w in words(str(p))),
-        tuple(words(str(p)) for p in document["elsewhere"]),
-        tuple(words(str(p)) for p in document["earlier"]),
-        tuple(words(str(p)) for p in document["this_event"]),
+        phrases("elsewhere"),
+        phrases("earlier"),
+        phrases("this_event"),
         int(document["opener_words"]),
-        tuple(words(str(p)) for p in document["appearances"]),
-        tuple(words(str(p)) for p in document["corrections"]),
-        tuple(words(str(p)) for p in document["future"]),
-        tuple(words(str(p)) for p in document["temporary"]),
-        tuple(words(str(p)) for p in document["sweeping"]),
+        phrases("appearances"),
+        phrases("corrections"),
+        phrases("future"),
+        phrases("temporary"),
+        phrases("sweeping"),
         int(document["sweeping_window"]),
     )
 
@@ -153,6 +157,9 @@ class Description:
         # "last night" is another event only beside "here" or "tonight": alone, it is when the story happened
         here = self._stands(self.negations.this_event, 0, len(self.words), set())
         self._elsewhere = (*self.negations.elsewhere, *(self.negations.earlier if here else ()))
+        said = self.negations
+        self._suppositions = (*said.hypotheticals, *said.temporary)  # anywhere in a cue's part
+        self._before = (*said.reports, *said.appearances, *said.future, *self._elsewhere)  # before a cue, in its part
         self._at: dict[str, list[int]] = {}  # where each word stands: a cue is looked for only where it can start
         for index, word in enumerate(self.words):
             self._at.setdefault(word, []).append(index)
@@ -181,10 +188,9 @@ class Description:
         if last < len(self.words) and self.words[last] == "?":
             return True
         said = self.negations
-        before = (*said.reports, *said.appearances, *said.future, *self._elsewhere)
         return (
-            self._opens((*said.hypotheticals, *said.temporary), first, last, taken)
-            or self._opens(before, first, start, taken)
+            self._opens(self._suppositions, first, last, taken)
+            or self._opens(self._before, first, start, taken)
             or self._opens(said.sweeping, max(first, start - said.sweeping_window), start, taken)
             or self._opens(said.corrections, start, len(self.words), taken)
             or self._aside(first)
