@@ -84,18 +84,19 @@ def shown(replies: Replies, reply: Reply, first: int, second: int) -> Shown:
 def report(replies: Replies, name: str, rows: list[Row], misses: bool) -> None:
     """One line per mode: stories, both offered, one, none, in order, told as two; then each miss if asked."""
     for mode in MODES:
-        seen = [(row, shown(replies, replies.to_text(row.text, mode), *row.laws[:2])) for row in rows]
-        both = [s for _r, s in seen if s.offered == 2]
-        one, none = (sum(s.offered == n for _r, s in seen) for n in (1, 0))
-        told, told_both = sum(s.told for _r, s in seen), sum(s.told and s.offered == 2 for _r, s in seen)
+        replied = [(row, replies.to_text(row.text, mode)) for row in rows]
+        seen = [(row, reply, shown(replies, reply, *row.laws[:2])) for row, reply in replied]
+        both = [s for _r, _reply, s in seen if s.offered == 2]
+        one, none = (sum(s.offered == n for _r, _reply, s in seen) for n in (1, 0))
+        told, told_both = sum(s.told for *_, s in seen), sum(s.told and s.offered == 2 for *_, s in seen)
         print(
             f"{name} [{mode}]: {len(rows)} stories; both offered {len(both)}, one {one}, none {none}; "
             f"first incident first {sum(s.in_order for s in both)} of {len(both)}; told as two {told} "
             f"(both right {told_both})"
         )
-        for row, s in seen if misses and mode == "director" else ():
+        for row, reply, s in seen if misses and mode == "director" else ():
             if s.offered < 2 or not s.in_order:
-                offers = [o.key for o in replies.to_text(row.text, mode).offers if o.key]
+                offers = [o.key for o in reply.offers if o.key]
                 print(f"    {row.laws} offered {s.offered} in order {s.in_order} told {s.told} {offers}: {row.text}")
 
 

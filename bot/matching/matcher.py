@@ -353,8 +353,9 @@ class Matcher:
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
         self._decide(totals, text)
+        read = dict(zip(parts, pieces, strict=False))  # a sentence not cut where it moves on is read already
         clauses = [clause for part in parts for clause in _clauses(part)]
-        moments = pieces if clauses == parts else [self._piece(c) for c in clauses] if len(clauses) >= 2 else []
+        moments = [read.get(clause) or self._piece(clause) for clause in clauses] if len(clauses) >= 2 else []
         incidents, told = self._incidents(moments, limit, set(sorted(totals, key=lambda n: -totals[n])[:BESIDE]))
         ranked = sorted(totals, key=lambda n: (-totals[n], n))[:limit]
         if incidents:
