@@ -67,7 +67,6 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
         {
             "what-call": "pass",
             "whose-turn": "rho",
-            "rho-must-pass": "no",
             "called-since": "no-one",
             "lho-option": "refuse",
             "pass-rho-aware": "no",
@@ -86,7 +85,7 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
     state = answer(
         "call-out-of-rotation",
-        {"what-call": "bid", "whose-turn": "rho", "rho-must-pass": "no", "called-since": "lho-over"},
+        {"what-call": "bid", "whose-turn": "rho", "called-since": "lho-over"},
     )
     assert state.finished and state.rulings[-1].laws == ("29A",)
 
@@ -96,7 +95,7 @@ def test_dealer_bids_over_an_opening_out_of_turn_intending_to_open_28b() -> None
     # meant to open, calls: 28B.
     state = answer(
         "call-out-of-rotation",
-        {"what-call": "bid", "whose-turn": "lho", "called-before": "no", "called-since": "correct-player"},
+        {"what-call": "bid", "whose-turn": "lho", "called-since": "correct-player"},
     )
     assert state.finished and "28B" in state.rulings[-1].laws and "16C2" in state.rulings[-1].laws
 
@@ -281,7 +280,7 @@ def test_an_opponent_who_saw_a_card_by_accident_during_the_auction_may_use_it() 
 def test_a_bid_at_rhos_turn_when_rho_had_to_pass_is_still_an_insufficient_bid_to_rectify() -> None:
     state = answer(
         "call-out-of-rotation",
-        {"what-call": "bid", "whose-turn": "rho", "rho-must-pass": "yes", "in-rotation-legal": "insufficient"},
+        {"what-call": "bid", "whose-turn": "rho-must-pass", "in-rotation-legal": "insufficient"},
         until="insufficient-bid/unintended",
     )
     assert state.chart.id == "insufficient-bid"
