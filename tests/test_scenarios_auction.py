@@ -156,7 +156,6 @@ def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
         {
             "intent": "intended",
             "substituted": "yes",
-            "first-insufficient": "no",
             "lho-accepts": "refuse",
             "lead-restrictions/comparable-q": "no",
             "lead-restrictions/auction-over": "ended",
@@ -174,7 +173,6 @@ def test_substitution_accepted_and_comparable_lifts_the_lead_restrictions_but_no
         {
             "intent": "intended",
             "substituted": "yes",
-            "first-insufficient": "no",
             "lho-accepts": "accept",
             "lead-restrictions/comparable-q": "yes",
         },
@@ -302,7 +300,7 @@ def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_
 
 
 def test_a_substituted_insufficient_bid_is_ruled_under_27c_not_25b() -> None:
-    state = answer("change-of-call", {"intent": "intended", "substituted": "yes", "first-insufficient": "yes"})
+    state = answer("change-of-call", {"intent": "intended", "substituted": "insufficient"})
     assert state.finished and state.rulings[-1].laws[0] == "27C"
 
 
