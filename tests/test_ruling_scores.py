@@ -94,7 +94,7 @@ def test_the_charts_name_the_arithmetic_their_rulings_end_in() -> None:
         "claim",
         {"what-said": "claim", "faced-for-claim": "yes", "agreed": "disputed",
          "who-claimed": "declarer", "trump-out": "yes",
-         "trump-mentioned": "no", "trump-unaware": "yes", "trump-normal-play": "yes", "trump-trick": "two",
+         "trump-mentioned": "no", "trump-trick": "two",
          "line-stated": "yes"},
     )  # fmt: skip
     assert claimed.rulings[-1].node == "claim-less-trump" and claimed.rulings[-1].score == ScoreStep("transfer", 2)

@@ -21,8 +21,6 @@ def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
             "who-claimed": "declarer",
             "trump-out": "yes",
             "trump-mentioned": "no",
-            "trump-unaware": "yes",
-            "trump-normal-play": "yes",
         },
         until="trump-trick",
     )
@@ -36,8 +34,6 @@ def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
             "who-claimed": "declarer",
             "trump-out": "yes",
             "trump-mentioned": "no",
-            "trump-unaware": "yes",
-            "trump-normal-play": "yes",
             "trump-trick": "one",
             "line-stated": "yes",
         },
