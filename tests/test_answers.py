@@ -396,6 +396,9 @@ def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> N
             "revoke-found-later",
         ),
         ("My RHO opened out of turn. Is it treated as an opening bid?", "artificial-call-out-of-turn"),
+        # Asking whether partner is barred does not say partner had to pass: a bid at partner's turn is Law 31.
+        ("I was dealer and partner bid 1S before I called. May I bid, and is he barred?", "barred-player-calls"),
+        ("RHO bid out of turn and then LHO bid too. Will LHO be barred?", "barred-player-calls"),
     ],
 )
 def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
