@@ -511,6 +511,17 @@ def test_the_barred_answer_says_the_player_may_bid() -> None:
     assert "must pass" not in case.answer.text
 
 
+def test_the_inadmissible_call_answer_says_what_stands_once_the_next_player_has_called() -> None:
+    """It said only that "other rules apply" once left-hand opponent had called, and then that both partners
+    must pass throughout: a barred player's 3NT called over stands (37A), and a late-found double is left out
+    of the score (36C)."""
+    summary = load_charts()["inadmissible-call"].summary
+    first = summary.sentences[0]
+    assert "stands with all later calls" in first.text and first.laws[0] == "37A"
+    assert "other rules apply" not in summary.text
+    assert "36C" in summary.laws
+
+
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
 
