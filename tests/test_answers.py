@@ -522,6 +522,14 @@ def test_the_inadmissible_call_answer_says_what_stands_once_the_next_player_has_
     assert "36C" in summary.laws
 
 
+def test_dummy_who_points_out_an_irregularity_learns_of_the_penalty() -> None:
+    """A dummy asked "is there a penalty for me?" after announcing a revoke: Law 43B1 makes dummy liable for
+    breaking 43A1 too, not only after exchanging hands or looking at a defender's cards."""
+    case = next(c for c in load_cases() if c.id == "dummy-and-irregularities")
+    first = case.answer.sentences[0]
+    assert "procedural penalty" in first.text and "43B1" in first.laws
+
+
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
 
