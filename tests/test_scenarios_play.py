@@ -195,6 +195,13 @@ def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -
     assert state.finished and "48A" in state.rulings[-1].laws and "not played" in state.rulings[-1].text
 
 
+def test_declarer_on_lead_in_hand_says_ace_of_spades_then_wants_another_card() -> None:
+    # 45C4(a): a card a player names as the card to play is played, declarer's own card included.
+    state = answer("card-played", {"whose-card": "declarer", "declarer-how": "named"})
+    ruling = state.rulings[-1]
+    assert "Declarer has played the card" in ruling.text and "45C4(a)" in ruling.laws
+
+
 def test_the_defender_whose_turn_it_was_leads_properly_after_declarers_lead_out_of_turn() -> None:
     # 53C "but see B": the proper lead stands and declarer's card goes back, no penalty for the defender.
     state = answer("play-after-illegal-play", {"who": "rho-defender", "rho-proper-lead": "proper"})
