@@ -120,6 +120,16 @@ def test_a_closing_sentence_follows_the_subsections(capsys: pytest.CaptureFixtur
     assert lines[-2].strip().startswith("2. if a player has agreed to the loss of a trick")
 
 
+@pytest.mark.parametrize("ref", ["69B1", "69B2", "71A", "71B"])
+def test_an_item_quoted_alone_keeps_the_closing_sentence_that_governs_it(
+    ref: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The claim chart's rulings cite 69B1 or 71A: what they rescore rests on the sentence printed after the items.
+    assert main(["law", ref]) == 0
+    out = capsys.readouterr().out
+    assert out.count("The board is rescored with such trick awarded to his side.") == 1
+
+
 def test_a_chart_picture_shows_real_arrows(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", "simultaneous-calls"]) == 0
     dot = capsys.readouterr().out

@@ -6,6 +6,7 @@ import re
 
 from bot.laws.book import Definition, LawBook, Passage, Section
 from bot.laws.glossary import Term
+from bot.laws.refs import Ref
 
 # Why a part is missing is a build note for reviewers (knowledge/overrides.yaml); a reader is told only this.
 _MARKER = re.compile(r"\[\^(\d+)\]")
@@ -52,6 +53,7 @@ def format_passage(book: LawBook, passage: Passage) -> str:
             pending.append(section)
     while pending:
         lines += _closing_lines(pending.pop(), base)
+    lines += _enclosing_closings(book, passage.ref)
     text = "\n".join(lines)
     notes = [f for f in passage.law.footnotes if f"[^{f.number}]" in text]
     if notes:
@@ -77,6 +79,20 @@ def _closing_lines(section: Section, base_depth: int) -> list[str]:
     assert section.closing is not None
     indent = "  " * max(0, len(section.ref.parts) - base_depth + (1 if section.heading else 0))
     return [f"{indent}{line}" for line in section.closing.text.split("\n")]
+
+
+def _enclosing_closings(book: LawBook, ref: Ref) -> list[str]:
+    """The closing sentence of each section above ``ref``, innermost first: it governs every item above it
+    ("The board is rescored with such trick awarded to his side." after 69B1 and 69B2), so an item quoted
+    alone is read with it."""
+    lines: list[str] = []
+    parent = ref.parent()
+    while parent is not None:
+        section = book.section(parent)
+        if section is not None and section.closing is not None:
+            lines += section.closing.text.split("\n")
+        parent = parent.parent()
+    return lines
 
 
 def format_definition(definition: Definition) -> str:
