@@ -179,6 +179,43 @@ def test_player_found_with_an_extra_card_after_the_next_trick_transfers_one_tric
     assert {"67B1", "64A2"} <= set(state.rulings[-1].laws)
 
 
+PENALTY_CARD_HONOUR = {
+    "penalty-card/situation": "new-card",
+    "penalty-card/which-card": "honour",
+    "penalty-card/how-many": "one",
+    "penalty-card/major-who-next": "offender-plays",
+}
+
+
+def test_defenders_exposed_extra_card_owed_to_an_earlier_trick_is_both_a_penalty_card_and_a_revoke() -> None:
+    # 67B2(b) and footnote 20: the restored card, exposed, is a penalty card, and not having played it earlier
+    # may be a revoke; one is not lost for the other.
+    state = answer(
+        "defective-trick",
+        {"when": "yes", "found": "extra-card", "restore": "both", **PENALTY_CARD_HONOUR},
+        until="revoke/what-happened",
+    )
+    assert state.chart.id == "revoke" and "major penalty card" in state.rulings[-1].text
+    assert "67B2(b)" in note(state, "defective-trick/earlier").laws
+
+
+def test_restored_card_found_on_the_floor_exposed_and_owed_to_an_earlier_trick_goes_on_to_the_revoke() -> None:
+    # 14B4: "It may become a penalty card, and failure to have played it may constitute a revoke."
+    state = answer(
+        "wrong-number-of-cards",
+        {
+            "what-wrong": "too-few",
+            "short-when": "yes",
+            "after-found": "elsewhere",
+            "revoke-q": "yes",
+            "exposed-q": "yes",
+            **PENALTY_CARD_HONOUR,
+        },
+        until="revoke/what-happened",
+    )
+    assert state.chart.id == "revoke" and "major penalty card" in state.rulings[-1].text
+
+
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
