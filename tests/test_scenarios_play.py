@@ -25,6 +25,15 @@ def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
 
 
+def test_dummy_who_peeked_and_told_declarer_is_subject_to_43b2_b3_not_freed_from_them() -> None:
+    parked = answer(
+        "dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "yes"}, until="told-park"
+    )
+    text = parked.render(parked.node.park)
+    assert "subject to Law 43B2–B3" in text and "loses" not in text
+    assert {"43B2", "43B3"} <= set(parked.node.laws)
+
+
 def test_dummy_after_peeking_asks_no_spades_partner_declarer_substitutes_and_the_revoke_counts_as_established() -> None:
     # 43B2(b): declarer substitutes a legal card, the trick goes to whoever wins it with that card, and Law 64
     # applies as though the revoke were established: the revoke chart never says the trick "stands as played".
