@@ -3,7 +3,7 @@ by its question."""
 
 from __future__ import annotations
 
-from conftest import answer
+from conftest import answer, note
 
 from bot.dialogs.render import outcome_texts
 
@@ -311,3 +311,10 @@ def test_a_double_pulled_by_mistake_is_first_a_change_of_call() -> None:
         until="change-of-call/intent",
     )
     assert state.chart.id == "change-of-call"
+
+
+def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead_to_wait_for() -> None:
+    # 17D2: with no bid, the auction period ends when all four hands are back in the board; 25A5 sets that limit.
+    state = answer("auction-ended", {"what": "passed-out", "passed-out-slip": "yes"}, until="change-of-call/intent")
+    text = note(state, "auction-ended/change-note")
+    assert "all four hands have been returned to the board" in text.text and "17D2" in text.laws
