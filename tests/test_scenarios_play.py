@@ -148,6 +148,15 @@ def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> Non
     assert "50D2(a)" in state.rulings[-1].laws
 
 
+def test_early_lead_to_the_next_trick_after_both_hands_played_leaves_a_lead_out_of_turn_to_weigh() -> None:
+    # Dummy leads, East and declarer play, East leads again before West plays: 57C1 lifts the 57A rectification,
+    # but if East does not win the trick the lead may be out of turn (44G, 53A): a note for the director.
+    state = answer("premature-play", {"what": "before-partner", "both-hands": "yes"})
+    told = note(state, "premature-play/lead-not-won")
+    assert not told.aloud and {"44G", "53A"} <= set(told.laws)
+    assert state.finished and "57C1" in state.rulings[-1].laws
+
+
 def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() -> None:
     state = answer(
         "premature-play",
