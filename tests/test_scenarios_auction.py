@@ -318,3 +318,10 @@ def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead
     state = answer("auction-ended", {"what": "passed-out", "passed-out-slip": "yes"}, until="change-of-call/intent")
     text = note(state, "auction-ended/change-note")
     assert "all four hands have been returned to the board" in text.text and "17D2" in text.laws
+
+
+def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change_of_mind_under_25a2() -> None:
+    late = answer("change-of-call", {"intent": "unintended", "partner-called": "yes", "substituted": "no"})
+    assert late.rulings[-1].laws == ("25A4", "25A5") and "partner has called since" in late.rulings[-1].text
+    mind = answer("change-of-call", {"intent": "intended", "substituted": "no"})
+    assert mind.rulings[-1].laws == ("25A2",)
