@@ -300,8 +300,24 @@ def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_
 
 
 def test_a_substituted_insufficient_bid_is_ruled_under_27c_not_25b() -> None:
-    state = answer("change-of-call", {"intent": "intended", "substituted": "insufficient"})
+    state = answer("change-of-call", {"intent": "intended", "substituted": "insufficient", "lho-over-ib": "no"})
     assert state.finished and state.rulings[-1].laws[0] == "27C"
+
+
+def test_1h_for_1s_lho_passes_then_2h_appears_the_accepted_1h_stands_unless_lho_accepts_2h() -> None:
+    # 27A1: the insufficient bid "is accepted if that player calls"; 27C then does not apply, and the
+    # replacement is a change of call: LHO may accept it (25B1), else it is cancelled and 1H stands (25B2).
+    answers = {"intent": "intended", "substituted": "insufficient", "lho-over-ib": "yes", "lho-accepts": "refuse"}
+    state = answer("change-of-call", answers, until="lead-restrictions/comparable-q")
+    assert ("change-of-call", "ib-accepted") in state.trail and ("change-of-call", "cancelled") in state.trail
+    assert all(r.laws[0] != "27C" for r in state.rulings)
+
+
+def test_a_slipped_insufficient_bid_replaced_after_partner_called_is_a_25b_change_without_asking_about_lho() -> None:
+    # Partner has called since, so LHO had called over the insufficient bid: accepted (27A1), not asked.
+    answers = {"intent": "unintended", "partner-called": "yes", "substituted": "insufficient", "lho-accepts": "accept"}
+    state = answer("change-of-call", answers, until="lead-restrictions/comparable-q")
+    assert ("change-of-call", "accepted") in state.trail and ("change-of-call", "ib-accepted") in state.trail
 
 
 def test_a_double_pulled_by_mistake_is_first_a_change_of_call() -> None:
