@@ -213,7 +213,9 @@ def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_t
 
 def test_insufficient_bid_accepted_by_lho() -> None:
     state = answer("insufficient-bid", {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "accept"})
-    assert state.rulings[-1].laws == ("27A1", "27C")
+    assert state.rulings[-1].laws == ("27A1", "27C", "16C2", "16C3")
+    # A replacement made before the Director came is cancelled; what it told partner is unauthorized (16C2).
+    assert "unauthorized for the offender's partner" in state.rulings[-1].text
 
 
 def test_unintended_insufficient_bid_goes_to_law_25() -> None:
