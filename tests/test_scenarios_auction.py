@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from conftest import answer, note
 
+from bot.dialogs import load_charts
 from bot.dialogs.render import outcome_texts
 
 
@@ -341,3 +342,12 @@ def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change
     assert late.rulings[-1].laws == ("25A4", "25A5") and "partner has called since" in late.rulings[-1].text
     mind = answer("change-of-call", {"intent": "intended", "substituted": "no"})
     assert mind.rulings[-1].laws == ("25A2",)
+
+
+def test_an_inadmissible_double_noticed_after_the_final_pass_but_before_the_lead_has_its_answer() -> None:
+    # 36C applies only once the opening lead is faced; in the Clarification Period 36A/36B still apply.
+    question = load_charts()["inadmissible-call"].nodes["double-when"]
+    label = next(option.label for option in question.options if option.id == "auction")
+    assert "after the final pass" in label
+    state = answer("inadmissible-call", {"what": "double", "double-when": "auction"}, until="double-intended")
+    assert state.node.id == "double-intended"
