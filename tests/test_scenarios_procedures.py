@@ -85,6 +85,15 @@ def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
     assert "concession of that trick is cancelled" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
 
 
+def test_opponents_said_ok_then_objected_when_the_claimer_opened_the_next_board_is_a_contested_claim() -> None:
+    # Seed 001 on 69A: agreement is not established before the objecting side calls on a later board; Law 70.
+    claim = {"what-said": "claim", "faced-for-claim": "yes", "agreed": "yes", "agreed-later": "agreed-loss"}
+    state = answer("claim", {**claim, "objection-when": "yes"}, until="who-claimed")
+    assert "contested" in note(state, "not-established").text and "70B1" in note(state, "repeat-statement").laws
+    state = answer("claim", {**claim, "objection-when": "no"}, until="correction-period-69")
+    assert state.node.id == "correction-period-69"
+
+
 def test_wrong_explanation_corrected_by_dummy_after_the_final_pass() -> None:
     # Partner explained 2♦ as natural; it was a transfer. Dummy corrects after the final pass; the last
     # passer may change his pass; at the end the director finds damage and assigns a score.
