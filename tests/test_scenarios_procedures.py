@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from conftest import answer, note
 
+from bot.dialogs import load_charts
+
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
     # Declarer claims the rest "all high", a small trump is still out and he never mentioned it.
@@ -301,3 +303,9 @@ def test_a_misdealt_board_already_played_elsewhere_is_not_redealt() -> None:
         until="unauthorised-information/other-when",
     )
     assert state.chart.id == "unauthorised-information"
+
+
+def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54() -> None:
+    # 48B1 is about an opening lead out of turn; declarer facing the hand at trick 6 is 48B2, a possible claim.
+    question = load_charts()["claim"].nodes["faced-for-claim"]
+    assert next(o.label for o in question.options if o.id == "loot").endswith("after an opening lead out of turn")
