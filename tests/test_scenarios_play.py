@@ -234,6 +234,16 @@ def test_restored_card_found_on_the_floor_exposed_and_owed_to_an_earlier_trick_g
     assert state.chart.id == "revoke" and "major penalty card" in state.rulings[-1].text
 
 
+def test_declarer_knocks_a_card_out_of_a_defenders_hand_the_director_decides_whether_it_is_a_penalty_card() -> None:
+    # Law 50: "a penalty card unless the Director designates otherwise"; only a card sent back to the hand
+    # leaves information unauthorized for partner (50E1 makes a penalty card's information authorized).
+    back = answer("defender-exposes-card", {"how": "outside", "outside": "yes"})
+    assert "goes back to the defender's hand" in back.rulings[-1].text and "may" not in back.rulings[-1].text
+    honour = {k: v for k, v in PENALTY_CARD_HONOUR.items() if k != "penalty-card/situation"}  # known: new card
+    stays = answer("defender-exposes-card", {"how": "outside", "outside": "no", **honour})
+    assert stays.rulings[-1].chart == "penalty-card" and ("defender-exposes-card", "outside-penalty") in stays.trail
+
+
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
