@@ -345,6 +345,14 @@ def test_dummy_asking_a_defender_about_a_revoke() -> None:
     assert "may not ask a defender" in state.rulings[-1].text and "61B2(b)" in state.rulings[-1].laws
 
 
+def test_dummy_who_peeked_may_still_ask_declarer_about_a_revoke_43b2b_says_what_follows() -> None:
+    # 61B2(a): "Dummy may ask declarer [but see Law 43B2(b)]": no ban, a consequence; looking at declarer's hand
+    # is no 43A2 breach.
+    ruling = answer("revoke", {"what-happened": "inquiry"}).rulings[-1]
+    assert "Dummy may ask declarer but" in ruling.text and "not after" not in ruling.text
+    assert "declarer's or a defender's hand" not in ruling.text and "43B2(b)" in ruling.laws
+
+
 def test_both_sides_revoke_on_one_trick_both_corrected() -> None:
     state = answer(
         "revoke", {"what-happened": "revoke", "trick-twelve": "no", "established": "both"}, until="both-same-trick"
