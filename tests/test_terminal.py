@@ -58,6 +58,18 @@ async def test_a_whole_dialogue_by_numbers(chat: TerminalChat) -> None:
     assert "1. Who exposed a card? → RHO" in ruling
 
 
+async def test_more_quotes_the_law_and_never_a_reviewers_note(store: Store) -> None:
+    """A node's basis says where its logic comes from, for reviewers, and names the documents we built from:
+    'more' shows the director the law, not that note."""
+    charts = load_charts()
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]
+    chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+    assert charts["insufficient-bid"].nodes["unintended"].basis  # the first question has a reviewer's note
+    await chat.handle("chart insufficient-bid")
+    more = await chat.handle("more")
+    assert "Law 25" in more and "basis" not in more and "seed" not in more.lower()
+
+
 async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> None:
     charts = load_charts()
     entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]

@@ -74,7 +74,6 @@ class Screen:
     laws: tuple[str, ...]
     options: tuple[Choice, ...]
     help: str | None
-    basis: str | None
     path: tuple[Answered, ...]
     rulings: tuple[Reached, ...]
     notes: tuple[str, ...] = ()  # what the notes passed since the last answer say: shown above the question
@@ -509,7 +508,6 @@ class Dialogs:
                 laws=laws,
                 options=(),
                 help=None,
-                basis=None,
                 aloud=outcome_texts(walk),
                 score=next((r.score for r in reversed(walk.rulings) if r.score), None),
                 **{**common, "notes": ruling_notes(walk)},
@@ -523,7 +521,6 @@ class Dialogs:
             laws=node.laws,
             options=tuple(Choice(oid, walk.render(label)) for oid, label, _next in choices(node)),
             help=walk.render(node.help) if isinstance(node, Question) and node.help else None,
-            basis=node.basis,
             regulation=_regulation_line(node, settings or {}),
             poll=(node.poll or "") if isinstance(node, Question) else "",
             where=f"{walk.chart.id}/{node.id}",

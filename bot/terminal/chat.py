@@ -243,8 +243,7 @@ class TerminalChat:
         passages = [p for ref in screen.laws if (p := self.book.passage(ref)) is not None]
         if not passages:
             return "This step quotes no law."
-        text = "\n".join(format_passage(self.book, p) for p in passages).rstrip()
-        return f"{text}\n\n(basis: {screen.basis})" if screen.basis else text
+        return "\n".join(format_passage(self.book, p) for p in passages).rstrip()
 
     async def _back(self, _rest: str) -> str:
         screen = self._current()
