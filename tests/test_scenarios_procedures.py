@@ -186,6 +186,16 @@ def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() ->
     assert "40% of the matchpoints" in at_pairs and "IMPs" not in at_pairs
 
 
+def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side_at_fault() -> None:
+    """12C3: adjusted scores apply equally to both members of the offending side, even if only one offended."""
+    state = answer(
+        "adjusted-score",
+        {"ask-reason": "no-result", "contest-artificial": "individual", "artificial-fault": "one-side"},
+    )
+    assert "BOTH players of the side at fault" in state.rulings[-1].text and "12C3" in state.rulings[-1].laws
+    assert "to each player at fault" not in state.rulings[-1].text
+
+
 def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
     state = answer("scoring-error", {"what": "recorded", "in-period": "no", "after-period": "no"})
     assert "recorded score stands" in state.rulings[-1].text
