@@ -319,3 +319,20 @@ def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54()
     # 48B1 is about an opening lead out of turn; declarer facing the hand at trick 6 is 48B2, a possible claim.
     question = load_charts()["claim"].nodes["faced-for-claim"]
     assert next(o.label for o in question.options if o.id == "loot").endswith("after an opening lead out of turn")
+
+
+def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighted_and_split_scores() -> None:
+    """16C3 "assign an adjusted score (see Law 12C1)" and 16D2(c): the whole of 12C1, weighting and 12C1(e)."""
+    withdrawn = {"ask-source": "withdrawn", "ask-side": "offending", "play-ended": "yes", "suggested": "yes"}
+    state = answer(
+        "unauthorised-information",
+        withdrawn
+        | {"logical-alternative": "yes", "damage": "yes"}
+        | {"adjusted-score/contest": "pairs", "adjusted-score/can-assign": "weighted"}
+        | {"adjusted-score/self-inflicted": "yes"},
+    )
+    assert "adjust-withdrawn" in [reached.node for reached in state.passed]
+    assert state.rulings[-1].node == "split-score"
+    outside = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected": "yes"}
+    state = answer("unauthorised-information", outside, until="adjusted-score/contest")
+    assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
