@@ -111,10 +111,14 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
             "unauthorised-information/suggested": "yes",
             "unauthorised-information/logical-alternative": "yes",
             "unauthorised-information/damage": "yes",
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/can-assign": "single",
+            "adjusted-score/self-inflicted": "no",
         },
     )
-    assert state.finished and state.rulings[-1].chart == "unauthorised-information"
-    assert "adjusted score" in state.rulings[-1].text
+    assert state.finished and state.rulings[-1].chart == "adjusted-score"
+    assert "adjust-withdrawn" in [reached.node for reached in state.passed]
+    assert "ASSIGNED adjusted score" in state.rulings[-1].text
 
 
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
