@@ -137,6 +137,18 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
+def test_knowing_partner_misinterpreted_a_call_is_unauthorized_without_asking_for_a_hesitation() -> None:
+    """75A: "This knowledge is unauthorized information": the logical-alternative test follows at once."""
+    after_play = {"agreement": "explanation", "damage": "no", "check-ui": "yes"}
+    state = answer("misinformation", after_play, until="unauthorised-information/suggested", stage="after-play")
+    assert state.node.id == "suggested"
+    assert "partner-facts" not in [node for _chart, node in state.trail]
+    state = answer(
+        "misinformation", {"agreement": "call", "mistaken-call": "yes"}, until="unauthorised-information/play-ended"
+    )
+    assert state.node.id == "play-ended"
+
+
 def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
     state = answer("tempo-and-conduct", {"what": "misled"}, until="misled-park")
     assert state.parked
