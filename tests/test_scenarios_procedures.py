@@ -348,3 +348,14 @@ def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighte
     outside = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected": "yes"}
     state = answer("unauthorised-information", outside, until="adjusted-score/contest")
     assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
+
+
+def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_claimer() -> None:
+    # Declarer says "the rest are yours"; dummy objects at once that the last spade is a winner.
+    conceded = {"what-said": "concession", "defender-concession": "no", "agreed": "own-side"}
+    state = answer("claim", {**conceded, "cancel-concession": "won"})
+    assert "own-side-disputes" in [reached.node for reached in state.passed]
+    assert state.rulings[-1].node == "concession-cancelled"
+    state = answer("claim", {**conceded, "cancel-concession": "losable"})
+    assert state.rulings[-1].node == "concession-stands"
+    assert "against the claimer" not in " ".join(reached.text for reached in state.passed)
