@@ -359,3 +359,10 @@ def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_c
     state = answer("claim", {**conceded, "cancel-concession": "losable"})
     assert state.rulings[-1].node == "concession-stands"
     assert "against the claimer" not in " ".join(reached.text for reached in state.passed)
+
+
+def test_a_claims_unstated_order_in_a_suit_is_deemed_the_regulating_authoritys_order() -> None:
+    # 70E2: the Director "shall deem" the suit played in the specified order; other orders count only without one.
+    question = load_charts()["claim"].nodes["suit-order"].ask
+    assert "deemed played in that order" in question and "only if it specifies" in question
+    assert "or by any normal order" not in question
