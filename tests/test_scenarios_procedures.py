@@ -367,3 +367,20 @@ def test_a_claims_unstated_order_in_a_suit_is_deemed_the_regulating_authoritys_o
     question = load_charts()["claim"].nodes["suit-order"].ask
     assert "deemed played in that order" in question and "only if it specifies" in question
     assert "or by any normal order" not in question
+
+
+def test_a_claim_accepted_on_an_opponent_known_to_show_out_is_not_called_the_stated_line() -> None:
+    # 70E1 accepts an unstated finesse when the opponent concerned had already shown out.
+    state = answer(
+        "claim",
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "no",
+            "line-stated": "unstated-finesse",
+            "showed-out": "yes",
+        },
+    )
+    assert state.rulings[-1].node == "claim-accepted" and "stated line" not in state.rulings[-1].text
