@@ -384,3 +384,15 @@ def test_a_claim_accepted_on_an_opponent_known_to_show_out_is_not_called_the_sta
         },
     )
     assert state.rulings[-1].node == "claim-accepted" and "stated line" not in state.rulings[-1].text
+
+
+def test_a_correction_given_away_by_the_explainers_partner_leaves_the_director_the_21b1_change() -> None:
+    # 20F5(a) forbids the correction; once the opponents know, 21B1(a) may still let the misinformed player change.
+    state = answer(
+        "misinformation",
+        {"agreement": "explanation", "auction-who": "partner"},
+        stage="auction",
+        until="auction-goes-on",
+    )
+    told = note(state, "partner-silent")
+    assert not told.aloud and "21B1(a)" in told.laws and "change their last call" in told.text
