@@ -214,6 +214,8 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
         "i say dummy may not warn declarer, pard says he may. who's right",  # a dispute put to the bot, no '?'
         "the opps claimed the rest but i still had a trump!! we objected",  # a player's objection, told with '!!'
         "we only have a scorer at our club, so who decides it then",
+        # a table passed on the way is not the writer's table: a player overheard it
+        "walking past table 4 i heard someone say 'you make 6nt on 20' and we still have board 20 to play, what now?",
     ],
 )
 def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:
@@ -226,6 +228,7 @@ def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: R
     "text",
     [
         "LHO led out of turn",
+        "table 4, I'm the TD: South heard the result of board 20 walking past, what do I do?",
         "I gave them the wrong ruling earlier in the round and they played on, now I realise it",
         "declarer claimed, trump out, defenders object",
         "dummy asked declarer 'no hearts?' when he showed out",  # the question is someone else's, quoted
