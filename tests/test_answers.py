@@ -548,3 +548,38 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
     )
     topic = answers.read(text).topic
     assert topic is not None and topic.key != "claim-forgot-trump"
+
+
+@pytest.mark.parametrize(
+    ("question", "case"),
+    [
+        # Law 2: a board used as marked is bid, played and scored as marked; a score asked with the marking in
+        # dispute is about the marking, not the scoring table.
+        ("board 7 was marked none vulnerable but i thought board 7 is both vul? which counts", "board-markings"),
+        ("the board says west dealer but we think it should be north, does it matter?", "board-markings"),
+        # A spectator's reaction is Law 76, not the players' manners (Law 74).
+        ("my husband was watching behind me and pulled a face when partner bid 6nt. is there a rule?", "spectators"),
+        # The asker's side of the table: partner hesitated, so the opponents' tempo answers do not fit.
+        (
+            "partner thought for a very long time and passed; opps said i used his slow pass. am i not allowed to bid?",
+            "hesitation-may-bid",
+        ),
+        ("if an opponent hesitates and i read something into it and i'm wrong, bad luck?", "opponents-tempo"),
+    ],
+)
+def test_the_rule_that_decides_the_askers_case_is_answered(answers: Answers, question: str, case: str) -> None:
+    topic = answers.read(question).topic
+    assert topic is not None and topic.key == case, topic
+
+
+def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None:
+    """ "What's a 450 point difference worth?" got a scale that stops at 420 and 620; the IMPs come from the
+    78B scale in the scoring code, and a question naming two scores is left to the scale."""
+    topic = answers.read("how do imps work, like whats a 450 point difference worth?").topic
+    assert topic is not None and topic.key == "imps"
+    assert topic.summary.sentences[0].text == "A difference of 450 points is 10 IMPs."
+    assert topic.summary.sentences[0].laws == ("78B",)
+    one = answers.read("is a 20 point swing worth anything in imps?").topic
+    assert one is not None and one.summary.sentences[0].text == "A difference of 20 points is 1 IMP."
+    two = answers.read("we scored 620 and they scored 100 points on board 5, how many imps is that?").topic
+    assert two is not None and two.summary == next(c.answer for c in answers.cases if c.id == "imps")

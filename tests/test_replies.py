@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.answers import Act, Kind, Replies, Reply, build_replies, lint_triage, load_triage
-from bot.answers.replies import DECLINE
+from bot.answers.replies import DECLINE, Offer
 from bot.answers.triage import read_triage
 from bot.dialogs import load_charts
 from bot.laws import load_lawbook
@@ -91,6 +91,18 @@ def test_vague_words_get_the_triage_question(replies: Replies, text: str) -> Non
         "After play or scoring",
         "Not a table incident",
     ]
+
+
+def test_the_triage_does_not_ask_when_the_words_already_say_when(replies: Replies) -> None:
+    """ "In the middle of the bidding" answers "When did it happen?": the reply starts at the auction's question,
+    with a way back to the first question; words naming two times, or none, get the first question."""
+    reply = replies.to_text("i dropped my whole hand face up in the middle of the bidding, what happens?")
+    assert reply.kind is Kind.TRIAGE and reply.text == "What happened in the auction?"
+    assert reply.offers[-1] == Offer("Something else", Act.NONE)
+    assert replies.follow(Act.NONE, "").text == "When did it happen?"
+    assert replies.triage_start("something weird happened at trick 5").text == "What happened in the play?"
+    assert replies.triage_start("weird, during the bidding and again at trick 5").text == "When did it happen?"
+    assert replies.triage_start("something weird happened").text == "When did it happen?"
 
 
 def test_a_triage_branch_asks_once_more_then_offers_its_charts(replies: Replies) -> None:
@@ -214,6 +226,8 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
         "i say dummy may not warn declarer, pard says he may. who's right",  # a dispute put to the bot, no '?'
         "the opps claimed the rest but i still had a trump!! we objected",  # a player's objection, told with '!!'
         "we only have a scorer at our club, so who decides it then",
+        # a table passed on the way is not the writer's table: a player overheard it
+        "walking past table 4 i heard someone say 'you make 6nt on 20' and we still have board 20 to play, what now?",
     ],
 )
 def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: Replies, text: str) -> None:
@@ -226,6 +240,7 @@ def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: R
     "text",
     [
         "LHO led out of turn",
+        "table 4, I'm the TD: South heard the result of board 20 walking past, what do I do?",
         "I gave them the wrong ruling earlier in the round and they played on, now I realise it",
         "declarer claimed, trump out, defenders object",
         "dummy asked declarer 'no hearts?' when he showed out",  # the question is someone else's, quoted

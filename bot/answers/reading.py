@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from bot.answers.worked import worked_sentence
 from bot.dialogs.model import Chart, Jump
 from bot.laws import LawBook
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
@@ -226,7 +227,7 @@ class Answers:
         fitting = tuple(c for c in self.cases if backed(c, text, ranked) and self.about_named(c, named))
         case = find_case(fitting, text, ranked)
         if case is not None:
-            return Reading(intent, result, self.case_topic(case), None)
+            return Reading(intent, result, self.case_topic(case, text), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
         first = self.cited(cited, result.candidates) or self.asked_over_first(text, result.candidates)
@@ -286,9 +287,12 @@ class Answers:
                 return topic
         return self.law_topic(candidate.law)
 
-    def case_topic(self, case: Case) -> Topic:
+    def case_topic(self, case: Case, text: str = "") -> Topic:
+        """A case's answer, led by its worked example when the question gives the figures for one."""
         chart = case.chart if case.chart in self.charts else None
-        return Topic("answer", case.id, case.title, case.answer, case.law, chart)
+        example = worked_sentence(case.worked, folded(text)) if case.worked else None
+        answer = Summary((example, *case.answer.sentences)) if example is not None else case.answer
+        return Topic("answer", case.id, case.title, answer, case.law, chart)
 
     def chart_topic(self, chart_id: str) -> Topic | None:
         chart = self.charts.get(chart_id)

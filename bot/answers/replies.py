@@ -106,7 +106,7 @@ class Replies:
             why = (result.message or "").removesuffix(HINT).strip()
             return Reply(Kind.SAY, f"{why} {SAY}".strip())
         if not result.candidates or not result.confident or self._vague(result):
-            return self.branch(self.triage.root)
+            return self.triage_start(text)
         return self.situations(result)
 
     def follow(self, act: Act, key: str) -> Reply:
@@ -181,6 +181,15 @@ class Replies:
             "\n".join(("Two things happened here; rule on each in turn:", *told)) if told else "Which situation is it?"
         )
         return Reply(Kind.SITUATIONS, text, (*offers.values(), Offer("None of these", Act.NONE)))
+
+    def triage_start(self, text: str) -> Reply:
+        """The triage question for a text, from the choice its words already make ("in the middle of the
+        bidding": what happened in the auction?), with "Something else" back to the first question."""
+        start = self.triage.start(text)
+        reply = self.branch(start)
+        if start is self.triage.root:
+            return reply
+        return Reply(reply.kind, reply.text, (*reply.offers, Offer("Something else", Act.NONE)))
 
     def branch(self, branch: Branch) -> Reply:
         """A triage question with its choices, or, at the end of a branch, its charts."""

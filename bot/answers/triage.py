@@ -6,6 +6,7 @@ checks that every chart it names exists and that every chart can be reached from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -28,12 +29,21 @@ class Branch:
     question: str
     branches: tuple[Branch, ...]
     charts: tuple[str, ...]
+    told: tuple[re.Pattern[str], ...] = ()  # a first choice's words that already answer "When did it happen?"
 
 
 @dataclass(frozen=True, slots=True)
 class Triage:
     root: Branch  # key "", the question "When did it happen?"
     vague: frozenset[str]  # words that say something went wrong without saying what
+
+    def start(self, text: str) -> Branch:
+        """Where to start for a text: the first question's one choice whose ``told`` words the text states
+        ("in the middle of the bidding" is the auction), so the question is not asked of words that answer it;
+        the first question when none or several are stated."""
+        lowered = " ".join(text.casefold().split())
+        told = [b for b in self.root.branches if any(p.search(lowered) for p in b.told)]
+        return told[0] if len(told) == 1 else self.root
 
     def find(self, key: str) -> Branch | None:
         """The branch a key names ("" is the first question); None for a key the tree does not have."""
@@ -62,7 +72,9 @@ def _branch(raw: Mapping[str, Any], key: str, label: str) -> Branch:
         _branch(child, f"{key}.{child['id']}" if key else str(child["id"]), str(child["label"]))
         for child in raw.get("branches", ())
     )
-    return Branch(key, label, str(raw.get("question", "")), children, tuple(str(c) for c in raw.get("charts", ())))
+    told = tuple(re.compile(str(pattern)) for pattern in raw.get("told", ()))
+    charts = tuple(str(c) for c in raw.get("charts", ()))
+    return Branch(key, label, str(raw.get("question", "")), children, charts, told)
 
 
 @cache

@@ -19,6 +19,9 @@ from typing import Any
 from bot.laws.book import KNOWLEDGE_DIR, KnowledgeError, LawBook, read_yaml
 from bot.laws.refs import law_number
 
+# The worked examples a case may carry (``worked``), each computed by ``bot.answers.worked`` from figures the
+# question states: "what's a 450 point difference worth?" is answered with its IMPs, not left to a scale.
+WORKED = {"imps": "a points difference named in the question, converted on the 78B scale"}
 SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
 CASES_DIR = SUMMARIES_DIR / "cases"
@@ -125,6 +128,7 @@ class Case:
     when: tuple[tuple[Concept, ...], ...]  # every condition met by one of its concepts
     answer: Summary
     unless: tuple[Concept, ...] = ()  # any of these stated rules the case out
+    worked: str = ""  # a worked example computed from the question's own figures (one of ``WORKED``)
 
     def fits(self, lowered: str, best_law: int | None = None) -> bool:
         about = not self.topic or best_law == self.law or any(c.stated(lowered) for c in self.topic)
@@ -174,12 +178,15 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
         if document.get("edition") != "2017" or not isinstance(document.get("cases", []), list):
             raise KnowledgeError(f"{file.name}: needs edition \"2017\" and a list 'cases'")
         for raw in document.get("cases", []):
-            keys = {"id", "title", "law", "chart", "topic", "when", "unless", "answer"}
+            keys = {"id", "title", "law", "chart", "topic", "when", "unless", "answer", "worked"}
             if not isinstance(raw, dict) or not {"id", "title", "law", "when", "answer"} <= set(raw) <= keys:
                 raise KnowledgeError(
-                    f"{file.name}: a case has id, title, law, when, answer and may have topic, chart, unless"
+                    f"{file.name}: a case has id, title, law, when, answer and may have topic, chart, unless, worked"
                 )
             here = f"{file.name}: case {raw['id']}"
+            worked = str(raw.get("worked", ""))
+            if worked and worked not in WORKED:
+                raise KnowledgeError(f"{here}: 'worked' is one of {', '.join(WORKED)}")
             if not isinstance(raw["when"], list) or not raw["when"]:
                 raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
 
@@ -193,7 +200,7 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
             unless = tuple(concept(n) for n in _names(raw["unless"], here)) if "unless" in raw else ()
             answer = summary_from_data(raw["answer"], here)
             law, chart = int(raw["law"]), raw.get("chart")
-            cases.append(Case(str(raw["id"]), str(raw["title"]), law, chart, topic, when, answer, unless))
+            cases.append(Case(str(raw["id"]), str(raw["title"]), law, chart, topic, when, answer, unless, worked))
     return tuple(cases)
 
 
