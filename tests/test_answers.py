@@ -530,6 +530,43 @@ def test_dummy_who_points_out_an_irregularity_learns_of_the_penalty() -> None:
     assert "procedural penalty" in first.text and "43B1" in first.laws
 
 
+def test_a_player_whose_own_hesitation_partner_used_is_told_their_side_is_adjusted() -> None:
+    """16B3 adjusts against the side that gained from the unauthorized information: the asker's own. The answer
+    said "the opponents gain", so a player whose side gained read that nothing happens."""
+    case = next(c for c in load_cases() if c.id == "own-tempo")
+    assert "your side gains" in case.answer.text and "opponents gain" not in case.answer.text
+
+
+def test_summaries_keep_the_conditions_their_laws_state() -> None:
+    """Read against the 2017 text: no lead restrictions once the next player called over a bid above seven
+    (38D); a repeated call out of turn is free of rectification only if legal (31A1, 32A1); a wrong explanation
+    found in the play is still corrected (75B2)."""
+    charts = load_charts()
+    assert "unless the next player" in charts["inadmissible-call"].summary.text
+    assert "if it is legal" in charts["call-out-of-rotation"].summary.text
+    assert "75B2" in charts["explanation-of-calls"].summary.laws
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Declarer told me it was my lead, so I led the jack. It was his lead. Is my jack a penalty card?",
+        "rho said 'your lead' so i led, but partner had won the trick",
+    ],
+)
+def test_a_lead_an_opponent_called_for_is_taken_back_without_penalty(answers: Answers, question: str) -> None:
+    """47E1: the card goes back without further rectification; the penalty-card answer told the asker the
+    opposite."""
+    topic = answers.read(question).topic
+    assert topic is not None and topic.key == "told-it-was-my-lead"
+
+
+def test_partner_telling_me_it_was_my_lead_is_not_an_opponent_misinforming() -> None:
+    concept = read_concepts()["told-my-turn"]
+    assert concept.stated("rho told me it was my lead")
+    assert not concept.stated("partner told me it was my lead")
+
+
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
 
