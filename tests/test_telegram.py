@@ -293,6 +293,21 @@ async def test_vague_words_are_narrowed_down_to_a_chart(store: Store) -> None:
     await app.shutdown()
 
 
+async def test_a_directors_own_step_before_the_ruling_is_shown_but_not_among_the_lines_read_aloud(
+    store: Store,
+) -> None:
+    api = FakeBotAPI()
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    await table.send("/start c_premature-play")
+    await table.press("A defender led or played before their partner")
+    text = table.texts(await table.press("Yes, from both hands"))
+    assert "Ruling — Premature lead or play by a defender" in text
+    assert "<i>For you, not to read aloud: If the card was a lead to the next trick" in text
+    assert "» If the card was a lead" not in text
+    await app.shutdown()
+
+
 async def test_chatter_and_a_bare_number_start_nothing(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)

@@ -70,6 +70,19 @@ async def test_more_quotes_the_law_and_never_a_reviewers_note(store: Store) -> N
     assert "Law 25" in more and "basis" not in more and "seed" not in more.lower()
 
 
+async def test_a_directors_own_step_just_before_the_ruling_is_shown_with_it(store: Store) -> None:
+    """A note for the director alone ("consider whether the card is then a lead out of turn") was passed on the
+    way to the ruling and shown nowhere; it is shown on the ruling's screen but not read aloud."""
+    charts = load_charts()
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]
+    chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+    await chat.handle("chart premature-play")
+    await chat.handle("1")  # a defender led or played before their partner
+    ruling = await chat.handle("1")  # declarer had played from both hands
+    assert ruling.startswith("RULING — ")
+    assert "(for you, not to read aloud) If the card was a lead to the next trick" in ruling
+
+
 async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> None:
     charts = load_charts()
     entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]

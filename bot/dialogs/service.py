@@ -84,6 +84,8 @@ class Screen:
     where: str = ""  # "chart/node" of the node shown (a chart jumped into, too); "" once finished
     aloud: tuple[str, ...] = ()  # once finished: the notes and rulings read aloud, in the order they happened
     score: ScoreStep | None = None  # once finished: the arithmetic the director may ask for (the last ruling's)
+    aside: tuple[str, ...] = ()  # once finished: the director's own steps passed just before the ruling, shown to
+    # the director with it but not read aloud ("consider whether the card is then a lead out of turn")
     # A park's next question, when resuming leads to one: its options are the park's own (with its question key),
     # so the director called back answers it from the park's message, without a Resume in between.
     after: Screen | None = None
@@ -510,6 +512,7 @@ class Dialogs:
                 help=None,
                 aloud=outcome_texts(walk),
                 score=next((r.score for r in reversed(walk.rulings) if r.score), None),
+                aside=tuple(n.text for n in walk.notes if not n.aloud),
                 **{**common, "notes": ruling_notes(walk)},
             )
         node = walk.node

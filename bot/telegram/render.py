@@ -122,6 +122,7 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
     if seats:  # read first: the roles the ruling names, as seats at this table
         lines += [esc(seats), ""]
     lines += [f"{mark} {esc(text)}" for mark, text in screen.read_aloud]
+    lines += [f"<i>For you, not to read aloud: {esc(text)}</i>" for text in screen.aside]
     if screen.score:
         lines += ["", f"🧮 <i>To work out the score, tap Score it and type {esc(score_usage(screen.score))}.</i>"]
     lines += ["", "<b>Laws applied</b>"]

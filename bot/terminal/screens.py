@@ -45,6 +45,7 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
     """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
     lines += [f"{mark} {text}" for mark, text in screen.read_aloud]
+    lines += [f"(for you, not to read aloud) {text}" for text in screen.aside]
     if screen.score:
         lines += ["", f"Score it: type score {screen.session_id}, then {score_usage(screen.score)}"]
     lines += ["", "Laws applied:"]
