@@ -351,3 +351,18 @@ def test_an_inadmissible_double_noticed_after_the_final_pass_but_before_the_lead
     assert "after the final pass" in label
     state = answer("inadmissible-call", {"what": "double", "double-when": "auction"}, until="double-intended")
     assert state.node.id == "double-intended"
+
+
+def test_a_pass_out_of_rotation_that_made_three_passes_is_not_barred() -> None:
+    # 1H by the opener, two passes, then the opener passes again before RHO has called: three passes, one out
+    # of rotation, so the auction reverts to RHO and proceeds normally (17D3, 34); Law 30A's forced pass does
+    # not follow, and Law 16C applies to the cancelled pass. A walk of auction situations found the chart
+    # ruling the opener must pass at the next turn.
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "third-pass", "lead-restrictions/comparable-q": "yes"},
+    )
+    assert state.finished
+    texts = " ".join(outcome_texts(state))
+    assert "proceeds normally" in texts and "must pass when next" not in texts
+    assert "17D3" in state.rulings[-1].text
