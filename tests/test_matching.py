@@ -511,6 +511,15 @@ def test_two_incidents_told_in_one_sentence_that_moves_on_in_time_are_both_offer
         ("he did not play the card lying on the table when he had to", {52, 50}),
         ("south was dealer but west put the green card out", {30}),  # a call told by seat and turn, in colours
         ("west bid 2 diamonds ahead of me", {31}),
+        ("there was a joker among the cards in the south hand", {13}),
+        ("i had already played my card to the next trick before partner had played to this one", {57}),
+        ("his 5 of clubs was lying face up from earlier and he played another club", {52, 50}),
+        ("she found a club hiding behind her other cards before the next lead", {62}),
+        ("lho led when it was not his lead and i played from dummy on top of it", {53}),
+        ("he called me an idiot in front of the whole table", {74}),
+        ("west put the double card down when it was not his turn", {32}),
+        ("the jack slipped out while we were still bidding and everyone saw it", {24}),
+        ("a card slid out of declarer's hand and landed face up", {48}),
     ],
 )
 def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, text: str, laws: set[int]) -> None:
