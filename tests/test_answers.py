@@ -17,11 +17,16 @@ from bot.laws.lint import lint_players_words
 from bot.laws.summaries import (
     SUMMARY_WORDS,
     Case,
+    Sentence,
+    Summary,
     find_case,
+    led_by,
     load_cases,
+    load_exceptions,
     load_law_summaries,
     read_cases,
     read_concepts,
+    read_exceptions,
     read_general_laws,
     summary_problems,
     unnamed_concepts,
@@ -620,3 +625,88 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
     assert one is not None and one.summary.sentences[0].text == "A difference of 20 points is 1 IMP."
     two = answers.read("we scored 620 and they scored 100 points on board 5, how many imps is that?").topic
     assert two is not None and two.summary == next(c.answer for c in answers.cases if c.id == "imps")
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        # the same exception whichever answer of the topic the question reached (53A's footnote)
+        (
+            "At the very end of the hand my LHO led his last card when it was really partner's lead. Can I accept it?",
+            "53A",
+        ),
+        ("final trick of the board, declarer led from the wrong hand and we said we accept it. why can't we?", "53A"),
+        ("In the middle of trick 8 I said 'this one's mine' and showed my king. Is that a claim?", "68"),
+        ("Defending, I said 'we've got this trick' while the trick was still going. Is my card a penalty card?", "68"),
+        ("from dummy declarer called for the 9 of clubs and dummy has no clubs at all. what card is played?", "46B4"),
+        ("Declarer revoked and the revoke trick was won by a ruff in dummy. Is that two tricks to us?", "64A1"),
+        ("Dummy kept pointing at the card he thought declarer should play. What can we do?", "45F"),
+        (
+            "I led a club, then before dummy came down they corrected their explanation. Can I take my lead back?",
+            "47E2(a)",
+        ),
+        ("how long after the scores are posted can a wrong score still be corrected?", "79C1"),
+    ],
+)
+def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
+    """A question naming an exception's trigger gets that rule first, whichever answer of the topic was picked:
+    the trick-13 lead was in one lead answer only, the trick in progress in the defender's-card answer only."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and first in topic.summary.sentences[0].laws, topic
+    assert topic.summary.words <= SUMMARY_WORDS
+
+
+def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answers) -> None:
+    """ "Dummy won the last trick" is the trick before, not trick thirteen; dummy pointing out a revoke is not
+    dummy indicating a card."""
+    sentences = {e.sentence for e in load_exceptions()}
+    for question in [
+        "LHO led out of turn, dummy won the last trick so it was declarer's lead. Can we accept it?",
+        "dummy pointed out a defender's revoke during the play, is she allowed to?",
+    ]:
+        topic = answers.read(question, "player").topic
+        assert topic is not None and topic.summary.sentences[0] not in sentences, topic
+
+
+def test_an_exception_leads_and_the_answer_stays_short() -> None:
+    """The sentence it states the rule of gives way to it, the rest follow, and the end is left off past 120 words."""
+    old = Sentence("Old rule.", ("68",))
+    long = Sentence(" ".join(["word"] * 60) + ".", ("50",))
+    summary = Summary((old, long, Sentence("More " + long.text, ("50",))))
+    first = Sentence("The exception.", ("68",))
+    led = led_by(summary, first)
+    assert led.sentences[0] == first and old not in led.sentences
+    assert led.words <= SUMMARY_WORDS and len(led.sentences) == 2
+    assert led_by(summary, first, give_way=False).sentences[1] == old
+
+
+def test_every_exception_is_cited_and_names_known_concepts(tmp_path: Path) -> None:
+    assert {e.id for e in load_exceptions()} >= {"lead-at-trick-thirteen", "trick-in-progress", "card-not-in-dummy"}
+    (tmp_path / "x.yaml").write_text(
+        'edition: "2017"\nexceptions:\n  - {id: x, laws: [53], when: [nowhere], '
+        'sentence: {text: "X.", laws: ["53A"]}}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(KnowledgeError, match="no concept 'nowhere'"):
+        read_exceptions(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("We made two spades doubled with an overtrick, vulnerable. We wrote 670. Is that right?", "870"),
+        ("They went two down in 4 spades doubled and vulnerable. How many points do we get?", "500"),
+        ("what do we score for 4hxx= vul?", "1080"),
+    ],
+)
+def test_a_contract_and_its_result_are_scored_for_the_asker(answers: Answers, question: str, first: str) -> None:
+    """Law 77's table is worked for the contract the player names, by bot.scoring, and shown first."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and topic.key in {"scoring-made", "scoring-undertricks"}, topic
+    assert first in topic.summary.sentences[0].text and topic.summary.sentences[0].laws == ("77",)
+    assert topic.summary.words <= SUMMARY_WORDS
+
+
+def test_a_score_is_not_guessed_when_the_vulnerability_would_change_it(answers: Answers) -> None:
+    topic = answers.read("we made 4 hearts exactly, what is our score?", "player").topic
+    assert topic is not None and not topic.summary.sentences[0].text[0].isdigit()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -26,11 +26,14 @@ from bot.laws.lint import cross_refs
 from bot.laws.refs import law_number
 from bot.laws.summaries import (
     Case,
+    Exception_,
     GeneralLaws,
     Summary,
     find_case,
     folded,
+    led_by,
     load_cases,
+    load_exceptions,
     load_general_laws,
     load_law_summaries,
 )
@@ -195,6 +198,7 @@ class Answers:
         forms: QuestionForms,
         cases: tuple[Case, ...] = (),
         general: GeneralLaws | None = None,
+        exceptions: tuple[Exception_, ...] = (),
     ) -> None:
         self.book = book
         self.charts = charts
@@ -204,6 +208,7 @@ class Answers:
         self.forms = forms
         self.cases = cases
         self.general = general or GeneralLaws()
+        self.exceptions = exceptions
         self._case_laws: dict[str, set[int]] = {}
 
     def read(self, text: str, mode: str = "auto", limit: int = 3) -> Reading:
@@ -227,13 +232,29 @@ class Answers:
         fitting = tuple(c for c in self.cases if backed(c, text, ranked) and self.about_named(c, named))
         case = find_case(fitting, text, ranked)
         if case is not None:
-            return Reading(intent, result, self.case_topic(case, text), None)
+            return Reading(intent, result, self.excepted(self.case_topic(case, text), text), None)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
         first = self.cited(cited, result.candidates) or self.asked_over_first(text, result.candidates)
         if first is None and self.forms.is_post(text):
             first = self.named_over_general(text, result.candidates)
-        return Reading(intent, result, self.topic_for(first or result.candidates[0]), None)
+        return Reading(intent, result, self.excepted(self.topic_for(first or result.candidates[0]), text), None)
+
+    def excepted(self, topic: Topic | None, text: str) -> Topic | None:
+        """The topic led by the first exception to its law whose trigger the question states (``Exception_``):
+        the player who names the special fact gets its rule first, whichever answer of the topic was picked. A
+        special answer that already cites the exception's sections was written for that case and keeps its order."""
+        if topic is None:
+            return None
+        lowered = folded(text)
+
+        def carries(found: Exception_) -> bool:
+            return topic.kind == "answer" and set(found.sentence.laws) <= set(topic.summary.laws)
+
+        found = next((e for e in self.exceptions if e.applies(topic.law, lowered) and not carries(e)), None)
+        if found is None:
+            return topic
+        return replace(topic, summary=led_by(topic.summary, found.sentence))
 
     def about_named(self, case: Case, named: set[int]) -> bool:
         """Whether a case is about a law the text names by number, or the text names none: a poster asking "does
@@ -291,7 +312,7 @@ class Answers:
         """A case's answer, led by its worked example when the question gives the figures for one."""
         chart = case.chart if case.chart in self.charts else None
         example = worked_sentence(case.worked, folded(text)) if case.worked else None
-        answer = Summary((example, *case.answer.sentences)) if example is not None else case.answer
+        answer = led_by(case.answer, example, give_way=False) if example is not None else case.answer
         return Topic("answer", case.id, case.title, answer, case.law, chart)
 
     def chart_topic(self, chart_id: str) -> Topic | None:
@@ -376,4 +397,5 @@ def build_answers(book: LawBook, charts: Mapping[str, Chart], matcher: Matcher) 
         load_question_forms(),
         load_cases(),
         load_general_laws(),
+        load_exceptions(),
     )

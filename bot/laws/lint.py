@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from bot.laws.book import KnowledgeError, Law, LawBook, Section
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
-from bot.laws.summaries import read_cases, read_concepts, read_law_summaries, summary_problems, unnamed_concepts
+from bot.laws.summaries import (
+    Summary,
+    read_cases,
+    read_concepts,
+    read_exceptions,
+    read_law_summaries,
+    summary_problems,
+    unnamed_concepts,
+)
 from bot.laws.wording import wording_problems
 
 LAW_COUNT = 93
@@ -193,14 +201,20 @@ def lint_players_words(book: LawBook) -> LintReport:
         problems += [Finding(here, p) for p in summary_problems(summary, book) + wording_problems(summary.text)]
     try:
         cases = read_cases()
+        exceptions = read_exceptions()
     except KnowledgeError as exc:
         return LintReport([*problems, Finding("knowledge/summaries/cases", str(exc))], [])
     ids = Counter(case.id for case in cases)
     problems += [Finding("knowledge/summaries/cases", f"case {i!r} is written twice") for i, c in ids.items() if c > 1]
     problems += [
         Finding("knowledge/summaries/cases", f"concept {name!r} is named by no case")
-        for name in unnamed_concepts(cases, read_concepts())
+        for name in unnamed_concepts(cases, read_concepts(), exceptions)
     ]
+    for found in exceptions:
+        here = f"knowledge/summaries/cases exception {found.id}"
+        problems += [Finding(here, f"there is no Law {n}") for n in sorted(found.laws) if n not in book.laws]
+        alone = Summary((found.sentence,))
+        problems += [Finding(here, p) for p in summary_problems(alone, book) + wording_problems(alone.text)]
     for case in cases:
         here = f"knowledge/summaries/cases {case.id}"
         if case.law not in book.laws:

@@ -21,7 +21,10 @@ from bot.laws.refs import law_number
 
 # The worked examples a case may carry (``worked``), each computed by ``bot.answers.worked`` from figures the
 # question states: "what's a 450 point difference worth?" is answered with its IMPs, not left to a scale.
-WORKED = {"imps": "a points difference named in the question, converted on the 78B scale"}
+WORKED = {
+    "imps": "a points difference named in the question, converted on the 78B scale",
+    "score": "a contract and its result named in the question, scored by Law 77",
+}
 SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
 CASES_DIR = SUMMARIES_DIR / "cases"
@@ -141,6 +144,36 @@ class Case:
         return len(self.when) + bool(self.topic)
 
 
+@dataclass(frozen=True, slots=True)
+class Exception_:
+    """An exception one rule makes to a topic, shown first by every answer about its laws when the question
+    states its trigger: a lead out of turn "at the last trick" must be taken back (53A), whichever of the lead
+    answers was picked, and a remark "while the trick was still being played" is no claim (68), in the claim
+    answer as in the defender's-card one. Kept as data beside the cases, so a director reviews the sentence
+    and the words that call for it together."""
+
+    id: str
+    laws: frozenset[int]  # an answer whose law (a chart's first, a case's own) is one of these carries it
+    when: tuple[tuple[Concept, ...], ...]  # every condition met by one of its concepts
+    sentence: Sentence
+    unless: tuple[Concept, ...] = ()  # any of these stated: the question is about something else
+
+    def applies(self, law: int, lowered: str) -> bool:
+        stated = all(any(c.stated(lowered) for c in condition) for condition in self.when)
+        return law in self.laws and stated and not any(c.stated(lowered) for c in self.unless)
+
+
+def led_by(summary: Summary, first: Sentence, give_way: bool = True) -> Summary:
+    """``summary`` with ``first`` leading, and sentences left off the end to stay within ``SUMMARY_WORDS``. With
+    ``give_way``, a sentence citing nothing ``first`` does not also cite gives way to it (an exception states
+    that rule for the question's case); a worked example keeps the rule it works out."""
+    rest = [s for s in summary.sentences if s.text != first.text]
+    kept = [first] + [s for s in rest if not (give_way and set(s.laws) <= set(first.laws))]
+    while len(kept) > 1 and Summary(tuple(kept)).words > SUMMARY_WORDS:
+        kept.pop()
+    return Summary(tuple(kept))
+
+
 def _names(raw: Any, where: str) -> list[str]:
     names = [raw] if isinstance(raw, str) else raw
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
@@ -202,6 +235,38 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
             law, chart = int(raw["law"]), raw.get("chart")
             cases.append(Case(str(raw["id"]), str(raw["title"]), law, chart, topic, when, answer, unless, worked))
     return tuple(cases)
+
+
+def read_exceptions(directory: Path = CASES_DIR) -> tuple[Exception_, ...]:
+    """Every exception, in file order, from the ``exceptions`` lists of the YAML files in ``directory``; their
+    conditions name the concepts of any file there."""
+    concepts = read_concepts(directory)
+    found: list[Exception_] = []
+    for file in sorted(directory.glob("*.yaml")):
+        for raw in (read_yaml(file) or {}).get("exceptions", []):
+            keys = {"id", "laws", "when", "unless", "sentence"}
+            if not isinstance(raw, dict) or not {"id", "laws", "when", "sentence"} <= set(raw) <= keys:
+                raise KnowledgeError(f"{file.name}: an exception has id, laws, when, sentence and may have unless")
+            here = f"{file.name}: exception {raw['id']}"
+            if not isinstance(raw["laws"], list) or not raw["laws"] or not all(isinstance(n, int) for n in raw["laws"]):
+                raise KnowledgeError(f"{here}: 'laws' lists the law numbers of the answers that carry it")
+            if not isinstance(raw["when"], list) or not raw["when"]:
+                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
+            named = [*raw["when"], *([raw["unless"]] if "unless" in raw else [])]
+            missing = [n for c in named for n in _names(c, here) if n not in concepts]
+            if missing:
+                raise KnowledgeError(f"{here}: no concept {missing[0]!r}")
+            when = tuple(tuple(concepts[n] for n in _names(c, here)) for c in raw["when"])
+            unless = tuple(concepts[n] for n in _names(raw["unless"], here)) if "unless" in raw else ()
+            (sentence,) = summary_from_data([raw["sentence"]], here).sentences
+            found.append(Exception_(str(raw["id"]), frozenset(raw["laws"]), when, sentence, unless))
+    return tuple(found)
+
+
+@cache
+def load_exceptions() -> tuple[Exception_, ...]:
+    """The process-wide exceptions, read once."""
+    return read_exceptions()
 
 
 @cache
@@ -287,9 +352,12 @@ def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) ->
     return min(fitting, key=order, default=None)
 
 
-def unnamed_concepts(cases: tuple[Case, ...], concepts: Mapping[str, Concept]) -> list[str]:
-    """The concepts no case names: data that reaches nothing."""
+def unnamed_concepts(
+    cases: tuple[Case, ...], concepts: Mapping[str, Concept], exceptions: tuple[Exception_, ...] = ()
+) -> list[str]:
+    """The concepts no case or exception names: data that reaches nothing."""
     named = {c.name for case in cases for group in (case.topic, *case.when, case.unless) for c in group}
+    named |= {c.name for found in exceptions for group in (*found.when, found.unless) for c in group}
     return sorted(set(concepts) - named)
 
 
