@@ -261,8 +261,10 @@ PHOTO = [{"file_id": "p", "file_unique_id": "p", "width": 90, "height": 90}]
 async def test_a_caption_is_read_like_typed_text(bot: tuple[Application, FakeBotAPI]) -> None:
     app, api = bot
     ann = Table(app, api)
-    typed = ann.texts(await ann.send("card exposed by lho"))
-    captioned = ann.texts(await _send_media(ann, photo=PHOTO, caption="card exposed by lho"))
+    # A clear incident: "card exposed by lho" sits at the confidence threshold (it may ask when it happened, the
+    # auction or the play, which is fair), and this test is about the caption, not the threshold.
+    typed = ann.texts(await ann.send("lho led out of turn"))
+    captioned = ann.texts(await _send_media(ann, photo=PHOTO, caption="lho led out of turn"))
     assert captioned == typed and "Which situation is it?" in captioned
 
 
