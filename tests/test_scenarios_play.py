@@ -297,3 +297,14 @@ def test_a_partner_who_leads_before_declarer_chooses_has_a_penalty_card_of_their
         "penalty-card", {"how-many": "one", "major-declarer-choice": "led-early"}, kind="major", turn="partner-leads"
     )
     assert state.finished and "49" in state.rulings[-1].laws and "major penalty card" in state.rulings[-1].text
+
+
+def test_a_card_faced_in_place_of_one_that_stays_played_is_dealt_with() -> None:
+    # A defender plays the ♥3, snatches it back and puts the ♥A down instead: the 3 stays played (47F2) and the
+    # ace, faced by a defender, is a penalty card (49, 50); a walk found the ruling silent about the ace, so a
+    # director reading it aloud would let it go back into the hand.
+    state = answer("retraction-of-card-played", {"why": "changed-mind"})
+    assert state.finished
+    ruling = state.rulings[-1]
+    assert "A card a defender faced in its place becomes a penalty card" in ruling.text
+    assert {"49", "50", "48A"} <= set(ruling.laws)
