@@ -566,6 +566,24 @@ def test_a_lead_an_opponent_called_for_is_taken_back_without_penalty(answers: An
     assert topic is not None and topic.key == "told-it-was-my-lead"
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "declarer led a spade from dummy, i had no spades so i played a small diamond; declarer says i had to trump it",
+        "do i have to ruff if i can't follow suit?",
+    ],
+)
+def test_a_player_asking_whether_they_must_trump_is_told_there_is_no_such_duty(answers: Answers, question: str) -> None:
+    """44D: a player unable to follow suit may play any card. The story got the dummy, revoke or inability answer."""
+    topic = answers.read(question).topic
+    assert topic is not None and topic.key == "no-duty-to-trump"
+    assert topic.summary.sentences[0].laws == ("44D",)
+
+
+def test_a_claimer_who_needs_to_ruff_is_not_asking_about_a_duty_to_trump() -> None:
+    assert not read_concepts()["must-trump"].stated("claimed and then said oh wait i need to ruff a club first")
+
+
 def test_partner_telling_me_it_was_my_lead_is_not_an_opponent_misinforming() -> None:
     concept = read_concepts()["told-my-turn"]
     assert concept.stated("rho told me it was my lead")

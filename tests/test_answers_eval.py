@@ -151,7 +151,12 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
     """Each case's conditions are met by at least one question written for it, beside the blind sets."""
     reached = {
         topic.key
-        for name in ("player-questions-own.jsonl", "player-questions-own-k.jsonl", "player-questions-own-m.jsonl")
+        for name in (
+            "player-questions-own.jsonl",
+            "player-questions-own-k.jsonl",
+            "player-questions-own-m.jsonl",
+            "player-questions-own-n.jsonl",
+        )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
     }
