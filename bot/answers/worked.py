@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.laws.summaries import Sentence
-from bot.scoring.contract import SHOWN, Result, make_result
+from bot.scoring.contract import SHOWN, SYMBOLS, Result, make_result
 from bot.scoring.conversion import imps
 from bot.scoring.errors import ScoringError
 from bot.scoring.score import score
@@ -26,7 +26,6 @@ _FIGURE = re.compile(r"(?<!board )(?<!boards )(?<!table )(?<!round )(?<!trick )\
 
 _COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _NUMBER = r"([1-7]|an?|one|two|three|four|five|six|seven)"
-_STRAINS = {"c": "C", "d": "D", "h": "H", "s": "S", "n": "NT", "♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 # A contract as players write it: "3 hearts", "two spades", "4s", "3nt", "3 no trumps", "4♠", "4sx".
 _CONTRACT = re.compile(
     r"\b(?P<level>[1-7]|one|two|three|four|five|six|seven)"
@@ -68,7 +67,8 @@ def _result(lowered: str) -> Result | None:
         return None
     doubled = 2 if _REDOUBLED.search(lowered) else 1 if _DOUBLED.search(lowered) else 0
     try:
-        return make_result(_count(level), _STRAINS[strain[0]], doubled, tricks)
+        first = strain[0].upper()  # "h" of "hearts" or "4h", "n" of "no trumps", or a suit symbol
+        return make_result(_count(level), SYMBOLS.get(first, first), doubled, tricks)
     except ScoringError:
         return None
 

@@ -135,8 +135,7 @@ class Case:
 
     def fits(self, lowered: str, best_law: int | None = None) -> bool:
         about = not self.topic or best_law == self.law or any(c.stated(lowered) for c in self.topic)
-        stated = all(any(c.stated(lowered) for c in condition) for condition in self.when)
-        return about and stated and not any(c.stated(lowered) for c in self.unless)
+        return about and _stated(self.when, self.unless, lowered)
 
     @property
     def conditions(self) -> int:
@@ -159,8 +158,13 @@ class Exception_:
     unless: tuple[Concept, ...] = ()  # any of these stated: the question is about something else
 
     def applies(self, law: int, lowered: str) -> bool:
-        stated = all(any(c.stated(lowered) for c in condition) for condition in self.when)
-        return law in self.laws and stated and not any(c.stated(lowered) for c in self.unless)
+        return law in self.laws and _stated(self.when, self.unless, lowered)
+
+
+def _stated(when: tuple[tuple[Concept, ...], ...], unless: tuple[Concept, ...], lowered: str) -> bool:
+    """Every condition met by one of its concepts, and none of ``unless`` stated: a case's or an exception's."""
+    met = all(any(c.stated(lowered) for c in condition) for condition in when)
+    return met and not any(c.stated(lowered) for c in unless)
 
 
 def led_by(summary: Summary, first: Sentence, give_way: bool = True) -> Summary:
@@ -179,6 +183,27 @@ def _names(raw: Any, where: str) -> list[str]:
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise KnowledgeError(f"{where}: name a concept, or list the concepts any of which will do")
     return names
+
+
+def _concepts(raw: Any, concepts: Mapping[str, Concept], where: str) -> tuple[Concept, ...]:
+    """The concepts an entry names (one name, or a list any of which will do)."""
+    names = _names(raw, where)
+    missing = [n for n in names if n not in concepts]
+    if missing:
+        raise KnowledgeError(f"{where}: no concept {missing[0]!r}")
+    return tuple(concepts[n] for n in names)
+
+
+def _conditions(
+    raw: Mapping[str, Any], concepts: Mapping[str, Concept], where: str
+) -> tuple[tuple[tuple[Concept, ...], ...], tuple[Concept, ...]]:
+    """An entry's ``when`` conditions (each met by one of its concepts) and its ``unless`` concepts: a case's or
+    an exception's."""
+    if not isinstance(raw["when"], list) or not raw["when"]:
+        raise KnowledgeError(f"{where}: 'when' is a list of conditions, each a concept or a list of them")
+    when = tuple(_concepts(c, concepts, where) for c in raw["when"])
+    unless = _concepts(raw["unless"], concepts, where) if "unless" in raw else ()
+    return when, unless
 
 
 def read_concepts(directory: Path = CASES_DIR) -> dict[str, Concept]:
@@ -220,17 +245,8 @@ def read_cases(directory: Path = CASES_DIR) -> tuple[Case, ...]:
             worked = str(raw.get("worked", ""))
             if worked and worked not in WORKED:
                 raise KnowledgeError(f"{here}: 'worked' is one of {', '.join(WORKED)}")
-            if not isinstance(raw["when"], list) or not raw["when"]:
-                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
-
-            def concept(name: str, where: str = here) -> Concept:
-                if name not in concepts:
-                    raise KnowledgeError(f"{where}: no concept {name!r}")
-                return concepts[name]
-
-            topic = tuple(concept(n) for n in _names(raw["topic"], here)) if "topic" in raw else ()
-            when = tuple(tuple(concept(n) for n in _names(c, here)) for c in raw["when"])
-            unless = tuple(concept(n) for n in _names(raw["unless"], here)) if "unless" in raw else ()
+            when, unless = _conditions(raw, concepts, here)
+            topic = _concepts(raw["topic"], concepts, here) if "topic" in raw else ()
             answer = summary_from_data(raw["answer"], here)
             law, chart = int(raw["law"]), raw.get("chart")
             cases.append(Case(str(raw["id"]), str(raw["title"]), law, chart, topic, when, answer, unless, worked))
@@ -250,14 +266,7 @@ def read_exceptions(directory: Path = CASES_DIR) -> tuple[Exception_, ...]:
             here = f"{file.name}: exception {raw['id']}"
             if not isinstance(raw["laws"], list) or not raw["laws"] or not all(isinstance(n, int) for n in raw["laws"]):
                 raise KnowledgeError(f"{here}: 'laws' lists the law numbers of the answers that carry it")
-            if not isinstance(raw["when"], list) or not raw["when"]:
-                raise KnowledgeError(f"{here}: 'when' is a list of conditions, each a concept or a list of them")
-            named = [*raw["when"], *([raw["unless"]] if "unless" in raw else [])]
-            missing = [n for c in named for n in _names(c, here) if n not in concepts]
-            if missing:
-                raise KnowledgeError(f"{here}: no concept {missing[0]!r}")
-            when = tuple(tuple(concepts[n] for n in _names(c, here)) for c in raw["when"])
-            unless = tuple(concepts[n] for n in _names(raw["unless"], here)) if "unless" in raw else ()
+            when, unless = _conditions(raw, concepts, here)
             (sentence,) = summary_from_data([raw["sentence"]], here).sentences
             found.append(Exception_(str(raw["id"]), frozenset(raw["laws"]), when, sentence, unless))
     return tuple(found)
