@@ -62,6 +62,14 @@ def test_the_demo_charts_are_clean(book: LawBook) -> None:
             ('    laws: ["50C"]\n', '    when: {offender: {north: "North."}}\n    laws: ["50C"]\n'),
             "'when' 'offender': 'north' is not one of its values",
         ),
+        (
+            ('    laws: ["50C"]\n', '    when: {offender: {lho: {text: "LHO.", laws: ["50Z"]}}}\n    laws: ["50C"]\n'),
+            "Law 50Z does not exist",
+        ),
+        (
+            ('    laws: ["50C"]\n', '    when: {offender: {lho: {text: "L.", laws: ["fifty"]}}}\n    laws: ["50C"]\n'),
+            "'fifty' is not a law reference",
+        ),
         (('edition: "2017"', 'edition: "2007"'), "edition '2007'"),
         (('{id: rho, label: "RHO",', '{id: lho, label: "RHO",'), "option id 'lho' repeated"),
         (("summary:\n", "players:\n"), "unknown key 'players'"),

@@ -9,7 +9,7 @@ from conftest import take
 
 from bot.dialogs import Engine, StaleAnswer, Step
 from bot.dialogs.engine import ChartMismatch
-from bot.dialogs.model import Park, Question, Repeat, Ruling
+from bot.dialogs.model import Paragraph, Park, Question, Repeat, Ruling
 from bot.dialogs.render import outcome_texts, seats_line
 
 
@@ -94,7 +94,7 @@ def test_a_when_paragraph_is_read_only_for_its_value(engine: Engine) -> None:
     chart = engine.charts["demo-main"]
     minor = chart.nodes["minor"]
     assert isinstance(minor, Ruling)
-    with_when = dataclasses.replace(minor, when={"offender": {"lho": "The left-hand opponent leads next."}})
+    with_when = dataclasses.replace(minor, when={"offender": {"lho": Paragraph("The left-hand opponent leads next.")}})
     changed = Engine(
         {**engine.charts, "demo-main": dataclasses.replace(chart, nodes={**chart.nodes, "minor": with_when})}
     )
@@ -102,6 +102,23 @@ def test_a_when_paragraph_is_read_only_for_its_value(engine: Engine) -> None:
     rho = take(changed, changed.begin("demo-main"), "rho", "small")
     assert lho.rulings[-1].text == "A minor penalty card for the left-hand opponent. The left-hand opponent leads next."
     assert rho.rulings[-1].text == "A minor penalty card for the right-hand opponent."
+
+
+def test_a_when_paragraph_cites_its_laws_only_when_it_is_read(engine: Engine) -> None:
+    """A paragraph's own laws follow the ruling's in its laws, and only where the paragraph is read: the laws
+    applied cite them too."""
+    chart = engine.charts["demo-main"]
+    minor = chart.nodes["minor"]
+    assert isinstance(minor, Ruling)
+    lead = Paragraph("The left-hand opponent leads next.", ("50D",))
+    with_when = dataclasses.replace(minor, when={"offender": {"lho": lead}})
+    changed = Engine(
+        {**engine.charts, "demo-main": dataclasses.replace(chart, nodes={**chart.nodes, "minor": with_when})}
+    )
+    lho = take(changed, changed.begin("demo-main"), "lho", "small")
+    rho = take(changed, changed.begin("demo-main"), "rho", "small")
+    assert lho.rulings[-1].laws == ("50C", "50D") and changed.ruling_laws(lho)[:2] == ("50C", "50D")
+    assert rho.rulings[-1].laws == ("50C",) and "50D" not in changed.ruling_laws(rho)
 
 
 def test_a_finished_walk_reads_aloud_the_notes_it_passed_then_its_rulings(engine: Engine) -> None:

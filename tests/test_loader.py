@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.dialogs import ChartError, parse_chart
+from bot.dialogs.model import Paragraph, Ruling
 
 GOOD = """\
 id: tiny
@@ -78,3 +79,41 @@ def test_a_ruling_must_cite_a_law() -> None:
 def test_broken_files_are_errors_not_tracebacks(text: str) -> None:
     with pytest.raises(ChartError):
         parse_chart(text, "broken.yaml")
+
+
+WHEN = GOOD.replace(
+    "    ruling: The auction continues.\n",
+    "    ruling: The auction continues.\n"
+    "    when:\n"
+    "      contest:\n"
+    "        pairs: At pairs nothing more.\n"
+    "        teams:\n"
+    "          text: In a team match the other table counts (86B1).\n"
+    '          laws: ["86B1"]\n',
+)
+
+
+def test_a_when_paragraph_is_text_or_text_with_its_laws() -> None:
+    """Old charts keep plain paragraphs; a paragraph that states a law of its own case carries it."""
+    done = parse_chart(WHEN, "tiny.yaml").nodes["done"]
+    assert isinstance(done, Ruling)
+    assert done.when["contest"]["pairs"] == Paragraph("At pairs nothing more.")
+    assert done.when["contest"]["teams"] == Paragraph("In a team match the other table counts (86B1).", ("86B1",))
+
+
+@pytest.mark.parametrize(
+    ("change", "line", "message"),
+    [
+        (('          laws: ["86B1"]\n', ""), 21, "needs 'laws'"),
+        (('          laws: ["86B1"]\n', "          laws: []\n"), 21, "list its laws, or write it as text"),
+        (('          laws: ["86B1"]\n', '          laws: ["86B1"]\n          note: x\n'), 23, "unknown key 'note'"),
+        (("        pairs: At pairs nothing more.\n", "        pairs: ''\n"), 19, "'pairs' in 'when' 'contest'"),
+    ],
+)
+def test_a_when_paragraphs_mistakes_are_errors(change: tuple[str, str], line: int, message: str) -> None:
+    text = WHEN.replace(*change, 1)
+    assert text != WHEN
+    with pytest.raises(ChartError) as caught:
+        parse_chart(text, "tiny.yaml")
+    assert message in caught.value.message
+    assert caught.value.line == line

@@ -101,14 +101,14 @@ def test_every_regulation_changes_some_ruling() -> None:
 async def test_a_ruling_reads_the_rule_in_force(
     store: Store, regulation: str, chart_id: str, ruling: str, authority: str | None
 ) -> None:
-    """Under each authority (and no club: the WBF's, saying so) the path ends in the same rulings with the same
-    laws as a walk that knows no rules; the ruling adds the authority's rule where its paragraph is for that
-    value, and nothing else."""
+    """Under each authority (and no club: the WBF's, saying so) the path ends in the same rulings as a walk that
+    knows no rules, with the same laws but those its paragraph for that value states; the ruling adds the
+    authority's rule where its paragraph is for that value, and nothing else."""
     steps = _path_to(chart_id, ruling, _question(regulation, chart_id))
     where = _club(authority) if authority else None
     screen = await _walk(store, chart_id, steps, where)
     plain = ENGINE.walk(chart_id, steps)
-    assert [(r.chart, r.node, r.laws) for r in screen.rulings] == [(r.chart, r.node, r.laws) for r in plain.rulings]
+    assert [(r.chart, r.node) for r in screen.rulings] == [(r.chart, r.node) for r in plain.rulings]
     setting = regulation_settings(where)[regulation]
     assert setting.shown.startswith(f"{authority}: " if authority else f"{NO_CLUB}: ")
     reached = next(r for r in screen.rulings if (r.chart, r.node) == (chart_id, ruling))
@@ -117,7 +117,9 @@ async def test_a_ruling_reads_the_rule_in_force(
     node = CHARTS[chart_id].nodes[ruling]
     assert isinstance(node, Ruling)
     words = node.when.get(regulation, {})
-    if setting.value in words or ANY in words or not words:
+    read = words.get(setting.value, words.get(ANY))
+    assert reached.laws == tuple(dict.fromkeys((*alone.laws, *(read.laws if read else ()))))
+    if read is not None or not words:
         assert setting.shown in reached.text
     else:
         assert reached.text == alone.text
@@ -129,7 +131,8 @@ async def test_a_clubs_own_value_is_read_in_the_ruling(
     store: Store, regulation: str, chart_id: str, ruling: str
 ) -> None:
     """A club's value replaces its authority's in the words read: for a rule of a few values, the value the
-    ruling's paragraph is written for; for free words or minutes, the club's own."""
+    ruling's paragraph is written for, and the laws that paragraph states; for free words or minutes, the club's
+    own."""
     spec = load_regulations()[regulation]
     node = CHARTS[chart_id].nodes[ruling]
     assert isinstance(node, Ruling)
@@ -141,6 +144,8 @@ async def test_a_clubs_own_value_is_read_in_the_ruling(
     screen = await _walk(store, chart_id, steps, _club("ACBL", **{regulation: value}))
     reached = next(r for r in screen.rulings if (r.chart, r.node) == (chart_id, ruling))
     assert f"Riverside: {spec.words(value)}" in reached.text
+    read = words.get(value, words.get(ANY))
+    assert set(read.laws if read else ()) <= set(reached.laws)  # face-up leads cite 41C with the words saying so
     outcome = (await store.events(screen.session_id))[-1]
     assert outcome.kind == "ruling" and any(f"Riverside: {spec.words(value)}" in t for t in outcome.data["texts"])
 

@@ -9,7 +9,7 @@ The engine knows nothing of storage or front ends.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.dialogs.model import (
@@ -20,6 +20,7 @@ from bot.dialogs.model import (
     Jump,
     Node,
     Note,
+    Paragraph,
     Park,
     Question,
     Ruling,
@@ -78,7 +79,7 @@ class Reached:
     chart: str
     node: str
     text: str
-    laws: tuple[str, ...]
+    laws: tuple[str, ...]  # a ruling's own, then those of the ``when`` paragraphs read with it
     aloud: bool = True  # read in the ruling; False for a note that is the director's own step
     score: ScoreStep | None = None  # a ruling's arithmetic, its tricks counted from the walk's answers
 
@@ -164,26 +165,26 @@ def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
     return PLACEHOLDER.sub(words, text)
 
 
-def _ruling_text(node: Ruling, frame: _Frame, settings: Mapping[str, Setting]) -> str:
+def _paragraphs(node: Ruling, frame: _Frame, settings: Mapping[str, Setting]) -> list[Paragraph]:
     """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown).
 
     A ``when`` may name a regulation instead of a variable: its paragraph for the session's value (or for ``any``
     value) is read, ``{regulation}`` standing for the rule as the screen shows it ("ACBL: a procedural penalty is
     …"); a session started without the regulation (no club's rules known) reads none."""
     values = frame.values
-    paragraphs = [node.ruling]
+    paragraphs = [Paragraph(node.ruling, node.laws)]
     for name, words in node.when.items():
         variable = frame.chart.variables.get(name)
         if variable is None and name in settings:
             setting = settings[name]
-            text = words.get(setting.value, words.get(ANY))
-            if text is not None:
-                paragraphs.append(text.replace(f"{{{name}}}", setting.shown))
+            found = words.get(setting.value, words.get(ANY))
+            if found is not None:
+                paragraphs.append(replace(found, text=found.text.replace(f"{{{name}}}", setting.shown)))
             continue
         value = values.get(name) or (variable.default if variable else None)
         if value in words:
             paragraphs.append(words[value])
-    return " ".join(fill(text, frame.chart, values) for text in paragraphs)
+    return [replace(paragraph, text=fill(paragraph.text, frame.chart, values)) for paragraph in paragraphs]
 
 
 def _stated(walk: Walk, frame: _Frame, node: Ruling) -> list[str]:
@@ -226,7 +227,8 @@ class Engine:
         """The state after taking ``steps`` from the chart's start; ChartMismatch if one does not fit.
 
         ``values`` are variables given at the start, as a calling chart's jump passes them; ``settings`` the
-        regulations the session follows (they change only the words of a ruling, never the path).
+        regulations the session follows (they change only the words of a ruling and the laws those words state,
+        never the path).
         """
         walk = self.begin(chart_id, values, settings)
         for index, step in enumerate(steps):
@@ -285,17 +287,13 @@ class Engine:
         law first, as the linter requires), then its notes' (the rectification it stated on the way).
 
         So an insufficient bid that silenced partner cites 27B3 before the lead restrictions of Law 26 and the
-        adjusted score of Law 12 that shared charts added."""
-        rulings: dict[str, list[str]] = {}
-        notes: dict[str, list[str]] = {}
-        for chart, node_id in walk.trail:
-            node = self.charts[chart].nodes[node_id]
-            rulings.setdefault(chart, [])
-            notes.setdefault(chart, [])
-            if isinstance(node, Ruling):
-                rulings[chart] += node.laws
-            elif isinstance(node, Note):
-                notes[chart] += node.laws
+        adjusted score of Law 12 that shared charts added. A ruling's laws are those it was reached with: its own
+        and those of the ``when`` paragraphs read (a team match's 86B1 only in a team match)."""
+        rulings: dict[str, list[str]] = {chart: [] for chart, _node in walk.trail}
+        notes: dict[str, list[str]] = {chart: [] for chart in rulings}
+        for reached in walk.passed:
+            ruled = isinstance(self.charts[reached.chart].nodes[reached.node], Ruling)
+            (rulings if ruled else notes)[reached.chart] += reached.laws
         return tuple(dict.fromkeys(ref for chart in rulings for ref in (*rulings[chart], *notes[chart])))
 
     def _advance(self, walk: Walk) -> None:
@@ -334,8 +332,10 @@ class Engine:
                     frame.node = node.next
                 case Ruling():
                     score = tricks_of(node.score, frame.chart, frame.values) if node.score else None
-                    text = " ".join((_ruling_text(node, frame, walk.settings), *_stated(walk, frame, node)))
-                    reached = Reached(frame.chart.id, node.id, text, node.laws, score=score)
+                    read = _paragraphs(node, frame, walk.settings)
+                    text = " ".join((*(paragraph.text for paragraph in read), *_stated(walk, frame, node)))
+                    laws = tuple(dict.fromkeys(ref for paragraph in read for ref in paragraph.laws))
+                    reached = Reached(frame.chart.id, node.id, text, laws, score=score)
                     walk.rulings.append(reached)
                     walk.passed.append(reached)
                     self._return(walk)

@@ -17,6 +17,7 @@ from bot.dialogs.model import (
     Question,
     Repeat,
     Ruling,
+    cited,
     successors,
     texts,
 )
@@ -100,7 +101,7 @@ def _check_node_shapes(chart: Chart, charts: Mapping[str, Chart], book: LawBook,
     _check_chart_header(chart, book, out)
     for node in chart.nodes.values():
         here = _where(chart, node)
-        for ref in node.laws:
+        for ref in cited(node):
             if parse_canonical(ref) is None:
                 out.append(Finding(here, f"{ref!r} is not a law reference (write it like 27B1(a))"))
             elif not book.exists(ref):
@@ -241,10 +242,10 @@ def _check_when(chart: Chart, node: Ruling, out: list[Finding]) -> None:
             out.append(Finding(_where(chart, node), f"'when' names {name!r}, which is not declared"))
             continue
         allowed = variable.values if variable else {**regulation.values, ANY: ""} if regulation else {}
-        for value, text in paragraphs.items():
+        for value, paragraph in paragraphs.items():
             if value not in allowed:
                 out.append(Finding(_where(chart, node), f"'when' {name!r}: {value!r} is not one of its values"))
-            others = {n for n in PLACEHOLDER.findall(text) if n in regulations and n != name}
+            others = {n for n in PLACEHOLDER.findall(paragraph.text) if n in regulations and n != name}
             if variable is None and others:
                 out.append(Finding(_where(chart, node), f"'when' {name!r} names {', '.join(sorted(others))}"))
 
@@ -300,10 +301,10 @@ def _placeholders(chart: Chart, node: Node) -> list[str]:
     """The placeholders of a node's texts that name variables: not ``{regulation}`` in a ruling's ``when``
     paragraph keyed on that regulation, which the session's settings fill."""
     regulated = {
-        (name, text)
+        (name, paragraph.text)
         for name, words in (node.when.items() if isinstance(node, Ruling) else ())
         if name not in chart.variables
-        for text in words.values()
+        for paragraph in words.values()
     }
     return [name for text in texts(node) for name in PLACEHOLDER.findall(text) if (name, text) not in regulated]
 

@@ -23,6 +23,7 @@ from bot.dialogs.model import (
     Node,
     Note,
     Option,
+    Paragraph,
     Park,
     Question,
     Repeat,
@@ -114,14 +115,23 @@ class _Reader:
         reader = _Reader(node, self.path, f"{key!r} in {self.what}")
         return {name: _string(value, self.path, f"{name!r} in {key!r}") for name, (_k, value) in reader.items.items()}
 
-    def text_map_here(self) -> dict[str, str]:
-        """This mapping itself as name -> non-empty text."""
-        out: dict[str, str] = {}
+    def paragraphs_here(self) -> dict[str, Paragraph]:
+        """This mapping itself as a ``when`` variable's paragraphs: value -> the words, or ``{text, laws}`` for a
+        paragraph that states laws the ruling's other paragraphs do not (a team match's 86B1)."""
+        out: dict[str, Paragraph] = {}
         for name, (_key, value) in self.items.items():
+            if isinstance(value, yaml.MappingNode):
+                inner = _Reader(value, self.path, f"{name!r} in {self.what}")
+                out[name] = Paragraph(inner.req_text("text"), inner.text_list("laws"))
+                inner.done()
+                if not out[name].laws:
+                    problem = f"{name!r} in {self.what}: list its laws, or write it as text"
+                    raise ChartError(self.path, _line(value), problem)
+                continue
             text = _string(value, self.path, f"{name!r} in {self.what}")
             if not text.strip():
                 raise ChartError(self.path, _line(value), f"{name!r} in {self.what} is empty")
-            out[name] = text
+            out[name] = Paragraph(text)
         return out
 
     def each(self, key: str, read: Callable[[yaml.Node, str], T]) -> list[T]:
@@ -216,7 +226,7 @@ def _node(node_id: str, node: yaml.Node, path: str) -> Node:
                 laws_reason=reader.text("laws_reason", required=False),
                 score=_score(reader.text("score", required=False), path, reader.line, node_id),
                 when={
-                    name: _Reader(words, path, f"'when' {name!r} in node {node_id!r}").text_map_here()
+                    name: _Reader(words, path, f"'when' {name!r} in node {node_id!r}").paragraphs_here()
                     for name, words in reader.mapping("when", required=False).items()
                 },
                 **common,

@@ -65,14 +65,23 @@ class ScoreStep:
     tricks: int | str = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    """A ``when`` paragraph of a ruling, with the laws it states: cited only when it is read, so a pairs game is
+    not told the team-match law of the team match's paragraph."""
+
+    text: str
+    laws: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruling(Node):
     ruling: str
     score: ScoreStep | None = None  # what the director may have scored after this ruling
     laws_reason: str | None = None  # why the first law cited is not one of the chart's own (for reviewers)
-    # variable -> value -> a paragraph read after the ruling only when the variable has that value (the form of
-    # contest: a team match's paragraph is not read at pairs, and none is read while it is unknown)
-    when: dict[str, dict[str, str]] = field(default_factory=dict)
+    # variable -> value -> a paragraph read (and its laws cited) after the ruling only when the variable has that
+    # value (the form of contest: a team match's paragraph is not read at pairs, and none is read while unknown)
+    when: dict[str, dict[str, Paragraph]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,13 +179,21 @@ def prompt(node: Node) -> str:
     return ""
 
 
+def cited(node: Node) -> tuple[str, ...]:
+    """Every law a node may cite: its own and, for a ruling, those of its ``when`` paragraphs."""
+    if not isinstance(node, Ruling):
+        return node.laws
+    paragraphs = (paragraph for words in node.when.values() for paragraph in words.values())
+    return (*node.laws, *(ref for paragraph in paragraphs for ref in paragraph.laws))
+
+
 def texts(node: Node) -> tuple[str, ...]:
     """The text fields a director reads at this node (where placeholders may appear)."""
     match node:
         case Question():
             return (node.ask, *(o.label for o in node.options), *([node.help] if node.help else []))
         case Ruling():
-            return (node.ruling, *(text for words in node.when.values() for text in words.values()))
+            return (node.ruling, *(paragraph.text for words in node.when.values() for paragraph in words.values()))
         case Note():
             return (node.note,)
         case Park():

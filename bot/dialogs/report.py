@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bot.dialogs.engine import Engine
-from bot.dialogs.model import Chart, Question, Ruling
+from bot.dialogs.model import Chart, Question, Ruling, cited
 from bot.dialogs.paths import enumerate_paths
 from bot.laws import LawBook, parse_canonical
 
@@ -32,7 +32,7 @@ def snapshot_text(charts: Mapping[str, Chart], chart_id: str) -> str:
 
 def chart_laws(chart: Chart) -> set[int]:
     """Law numbers a chart cites anywhere: its own list and every node."""
-    refs = [*chart.laws, *(ref for node in chart.nodes.values() for ref in node.laws)]
+    refs = [*chart.laws, *(ref for node in chart.nodes.values() for ref in cited(node))]
     return {parsed.law for ref in refs if (parsed := parse_canonical(ref))}
 
 
@@ -50,7 +50,7 @@ def coverage_nodes(charts: Mapping[str, Chart]) -> dict[int, list[str]]:
     places: dict[int, list[str]] = {}
     for chart in charts.values():
         for node in chart.nodes.values():
-            for ref in node.laws:
+            for ref in cited(node):
                 parsed = parse_canonical(ref)
                 if parsed:
                     places.setdefault(parsed.law, []).append(f"{chart.id}/{node.id} ({ref})")
