@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialogs import Dialogs, NotFound, load_charts
+from bot.dialogs import Dialogs, NotFound, Screen, load_charts
 from bot.laws import load_lawbook
 from bot.rulings import RulingError, Rulings
 from bot.rulings.export import export
 from bot.rulings.settings import authorities, club_settings
-from bot.store import Store
+from bot.store import Position, Status, Store
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -253,6 +253,47 @@ async def test_the_events_name_answers_the_form_of_contest_and_the_ruling_reads_
         screen = await dialogs.answer("tg:1", sid, screen.step, option)
     assert screen.finished and "In a team match" in screen.rulings[-1].text
     assert "individual event" not in screen.rulings[-1].text
+
+
+async def _adjusted(dialogs: Dialogs, description: str, *answers: str) -> Screen:
+    """An adjusted-score session started from ``description`` and answered with ``answers`` as they come."""
+    screen = await dialogs.start("tg:1", "adjusted-score", description=description)
+    for option in answers:
+        screen = await dialogs.answer("tg:1", screen.session_id, screen.step, option)
+    return screen
+
+
+async def test_a_split_score_cites_knockout_averaging_only_in_a_knockout_match(store: Store) -> None:
+    """'Knockout' answers the form of contest: the split score shown and filed cites 12C4; a pairs game's does not."""
+    dialogs = Dialogs(store, load_charts())
+    rulings = Rulings(store, dialogs)
+    for description, cited in (("knockout match", True), ("pairs game", False)):
+        screen = await _adjusted(dialogs, description, "damage", "yes", "single", "yes")
+        assert screen.finished and screen.rulings[-1].node == "split-score"
+        assert ("12C4" in screen.laws) is cited and screen.laws[0] == "12C1(e)"
+        record = await rulings.record(screen.session_id)
+        assert record.current and record.current.laws == screen.laws
+
+
+async def test_a_ruling_stored_before_its_laws_moved_keeps_the_laws_it_was_given(store: Store) -> None:
+    """A pairs weighted score filed when every adjusted score cited 86B1, 12C3 and 89 still loads, and its record
+    and export show the laws it was given: a filed ruling is never rewritten."""
+    dialogs = Dialogs(store, load_charts())
+    rulings = Rulings(store, dialogs)
+    screen = await _adjusted(dialogs, "pairs game", "damage", "yes", "weighted")
+    assert screen.node_id == "self-inflicted"
+    sid, given = screen.session_id, ("12C1(c)", "12C1(b)", "86B1", "12C3", "89")
+    events = await store.events(sid)
+    filed = {"rulings": ["adjusted-score/assigned-weighted"], "texts": ["A WEIGHTED adjusted score."], "laws": given}
+    answer = {"chart": "adjusted-score", "node": "self-inflicted", "option": "no"}
+    await store.append(
+        sid, len(events), [("answer", answer), ("ruling", filed)], Position(Status.FINISHED, screen.step + 1, "")
+    )
+    record = await rulings.record(sid)
+    assert record.finished and record.current and record.current.laws == given
+    assert "Law 86 — Team Play › B. Result Obtained at Other Table › 1." in export(load_lawbook(), record, "text")
+    now = await dialogs.screen("tg:1", sid)
+    assert now.finished and "86B1" not in now.laws  # walked again today, the chart cites what applies at pairs
 
 
 async def test_pairs_in_a_description_is_not_a_pairs_event(store: Store) -> None:

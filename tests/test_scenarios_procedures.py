@@ -3,9 +3,11 @@ would give, with its laws (situations after the 2017 Laws and seed 001's comment
 
 from __future__ import annotations
 
+import pytest
 from conftest import answer, note
 
-from bot.dialogs import load_charts
+from bot.dialogs import Engine, load_charts
+from bot.dialogs.scenario import walk_named
 
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
@@ -196,6 +198,53 @@ def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() ->
     at_pairs = answer("adjusted-score", {**artificial, "contest-artificial": "pairs"}).rulings[-1].text
     assert "−3 IMPs" in at_imps and "matchpoints" not in at_imps
     assert "40% of the matchpoints" in at_pairs and "IMPs" not in at_pairs
+
+
+def _adjusted_laws(answers: dict[str, str]) -> tuple[str, ...]:
+    """The laws a director is shown and files for an adjusted score walked with these answers."""
+    engine = Engine(load_charts())
+    return engine.ruling_laws(walk_named(engine, "adjusted-score", answers, {}, None))
+
+
+@pytest.mark.parametrize(
+    ("contest", "cited", "not_cited"),
+    [
+        ("pairs", (), ("86B1", "12C3", "89")),
+        ("teams", ("86B1",), ("12C3", "89")),
+        ("individual", ("12C3", "89"), ("86B1",)),
+    ],
+)
+@pytest.mark.parametrize("kind", ["single", "weighted"])
+def test_an_assigned_score_cites_the_laws_of_its_own_form_of_contest(
+    kind: str, contest: str, cited: tuple[str, ...], not_cited: tuple[str, ...]
+) -> None:
+    """A pairs game is never told the team match's Law 86B1, nor a team match the individual event's 12C3 and 89:
+    the ruling read and filed cites the law of the paragraph it reads."""
+    laws = _adjusted_laws(
+        {"ask-reason": "damage", "damaged": "yes", "contest": contest, "can-assign": kind, "self-inflicted": "no"}
+    )
+    assert laws[:2] == ({"single": "12C1(a)", "weighted": "12C1(c)"}[kind], "12C1(b)")
+    assert all(law in laws for law in cited) and not any(law in laws for law in not_cited)
+
+
+def test_only_a_knockout_split_score_cites_its_averaging() -> None:
+    """12C4 (non-balancing scores averaged in knockout play) is cited at teams, never at pairs or individual."""
+    path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "yes"}
+    assert "12C4" in _adjusted_laws({**path, "contest": "teams"})
+    assert "12C4" not in _adjusted_laws({**path, "contest": "pairs"})
+    assert "12C4" not in _adjusted_laws({**path, "contest": "individual"})
+
+
+def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
+    """Average plus and minus are ±3 IMPs only at IMP play (12C2(b)); 12C3 only in an individual event."""
+    path = {"ask-reason": "no-result", "artificial-fault": "one-side"}
+    teams = _adjusted_laws({**path, "contest-artificial": "teams"})
+    pairs = _adjusted_laws({**path, "contest-artificial": "pairs"})
+    individual = _adjusted_laws({**path, "contest-artificial": "individual"})
+    assert "12C2(b)" in teams and "12C3" not in teams
+    assert "12C2(b)" not in pairs and "12C3" not in pairs
+    assert "12C3" in individual and "12C2(b)" not in individual
+    assert teams[0] == pairs[0] == individual[0] == "12C2(a)"
 
 
 def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side_at_fault() -> None:
