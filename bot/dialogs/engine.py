@@ -166,7 +166,8 @@ def fill(text: str, chart: Chart, values: Mapping[str, str]) -> str:
 
 
 def _paragraphs(node: Ruling, frame: _Frame, settings: Mapping[str, Setting]) -> list[Paragraph]:
-    """A ruling's words, then each ``when`` paragraph whose variable has its value here (none while unknown).
+    """A ruling's words with its laws, then each ``when`` paragraph whose variable has its value here (none while
+    unknown), with the laws it states.
 
     A ``when`` may name a regulation instead of a variable: its paragraph for the session's value (or for ``any``
     value) is read, ``{regulation}`` standing for the rule as the screen shows it ("ACBL: a procedural penalty is
