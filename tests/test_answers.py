@@ -664,6 +664,9 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "47E2(a)",
         ),
         ("how long after the scores are posted can a wrong score still be corrected?", "79C1"),
+        ("As dummy I got up to watch declarer and told him he was in the wrong hand. What happens now?", "43A2(b)"),
+        ("RHO revoked in clubs and later I revoked in hearts, both established. Do we get tricks?", "64B7"),
+        ("I paused for ages holding a singleton club before I played it. Did I break a rule?", "73D2"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -681,6 +684,9 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
     for question in [
         "LHO led out of turn, dummy won the last trick so it was declarer's lead. Can we accept it?",
         "dummy pointed out a defender's revoke during the play, is she allowed to?",
+        # a singleton held in the auction is not the 73D2 pause; two revokes by one side are not 64B7
+        "partner tanked over 3S, then passed. I had a singleton spade so I bid 4H. Was I allowed to?",
+        "my partner revoked and then I revoked too on the same board, what happens?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
