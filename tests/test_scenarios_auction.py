@@ -366,3 +366,28 @@ def test_a_pass_out_of_rotation_that_made_three_passes_is_not_barred() -> None:
     texts = " ".join(outcome_texts(state))
     assert "proceeds normally" in texts and "must pass when next" not in texts
     assert "17D3" in state.rulings[-1].text
+
+
+def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skipped_player() -> None:
+    # North opens 1C, East passes, West passes at South's turn and North passes over it: three passes after a
+    # bid, South never called. Calling over the pass does not end the auction (17D3): it reverts to South, with
+    # Law 16C for the cancelled passes. A third walk found it ruled accepted under 29A with the auction over.
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "pass",
+            "whose-turn": "rho",
+            "called-since": "lho-over",
+            "called-over-pass": "yes",
+            "lead-restrictions/comparable-q": "yes",
+        },
+    )
+    assert state.finished
+    texts = " ".join(outcome_texts(state))
+    assert "reverts to the player who missed their turn" in texts and "forfeited" not in texts
+    assert "17D3" in state.rulings[-1].text
+    accepted = answer(
+        "call-out-of-rotation",
+        {"what-call": "pass", "whose-turn": "rho", "called-since": "lho-over", "called-over-pass": "no"},
+    )
+    assert accepted.finished and accepted.rulings[-1].laws == ("29A",)
