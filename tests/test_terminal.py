@@ -311,6 +311,15 @@ async def test_the_record_commands_refuse_bad_details_in_one_line(chat: Terminal
     assert record.annotations == {} and record.appeals == ()  # nothing refused was recorded
 
 
+async def test_a_description_that_starts_with_a_command_word_is_described(chat: TerminalChat) -> None:
+    """ "Board 10, North dealt …" was read as the board command and answered "No chart is open": a line that goes
+    on past a short argument is an incident, whatever its first word."""
+    for line in ("Board 10, North dealt and East bid before him. Ruling?", "Table 5: East dropped the SK"):
+        reply = await chat.handle(line)
+        assert "No chart is open" not in reply and "board number" not in reply, reply
+    assert "No chart is open" in await chat.handle("board 12")
+
+
 @pytest.mark.slow
 async def test_another_directors_ruling_cannot_be_changed_or_appealed_from_here(
     chat: TerminalChat, store: Store

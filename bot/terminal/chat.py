@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable
 
@@ -62,6 +63,16 @@ Polling players (at a question about a logical alternative, Law 16B1):
   votes N N …     how many chose each call: closes the poll and records it with the ruling"""
 
 
+# Commands whose argument is at most two words ("board 12", "side EW", "chart revoke", "change 2"): a line that
+# goes on ("Board 10, North dealt…", "Table 5: East dropped the ♠K", "Back at trick 3 …") is an incident to
+# describe, not a command.
+SHORT_COMMANDS = frozenset(
+    {"help", "?", "quit", "exit", "mode", "charts", "chart", "more", "back", "restart", "history", "change"}
+    | {"resume", "parked", "rulings", "ruling", "board", "table", "offender", "side", "rules"}
+)
+SHORT_ARGUMENT = re.compile(r"[\w'-]*(\s+[\w'-]+)?")
+
+
 class TerminalChat:
     """One person's conversation in the terminal."""
 
@@ -93,6 +104,8 @@ class TerminalChat:
             return ""
         word, _, rest = text.partition(" ")
         command = self._commands().get(word.casefold())
+        if word.casefold() in SHORT_COMMANDS and not SHORT_ARGUMENT.fullmatch(rest.strip()):
+            command = None
         try:
             if command is not None:
                 self.menu = ()
