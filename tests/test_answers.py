@@ -667,6 +667,27 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("As dummy I got up to watch declarer and told him he was in the wrong hand. What happens now?", "43A2(b)"),
         ("RHO revoked in clubs and later I revoked in hearts, both established. Do we get tricks?", "64B7"),
         ("I paused for ages holding a singleton club before I played it. Did I break a rule?", "73D2"),
+        # a story decided by what was done or noticed afterwards, whatever its first sentence told
+        (
+            "Partner opened 1♠, RHO bid 1♦, and my partner told him he could just change it to 2♦. Is that all right?",
+            "10A",
+        ),
+        (
+            "At trick 10 my LHO found the queen of clubs under her chair; she had thrown a heart on a club lead "
+            "earlier. Revoke?",
+            "14B4",
+        ),
+        (
+            "We agreed to declarer's claim and scored it, but later we noticed our jack of hearts was still good. "
+            "Can we have it back?",
+            "69B2",
+        ),
+        (
+            "Dummy saw me discard a club on a spade lead and then follow to a spade later, and the director said he "
+            "had been wrong to let dummy speak. What now?",
+            "82C",
+        ),
+        ("The director adjusted our score after a hesitation and I think she got it wrong. What can I do?", "92B"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -679,7 +700,8 @@ def test_the_exception_a_question_names_leads_its_answer(answers: Answers, quest
 
 def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answers) -> None:
     """ "Dummy won the last trick" is the trick before, not trick thirteen; dummy pointing out a revoke is not
-    dummy indicating a card."""
+    dummy indicating a card; a side that bid over a call out of turn, a card found before the lead and the
+    Director's own instruction are not what the later stories' exceptions are about."""
     sentences = {e.sentence for e in load_exceptions()}
     for question in [
         "LHO led out of turn, dummy won the last trick so it was declarer's lead. Can we accept it?",
@@ -687,6 +709,13 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # a singleton held in the auction is not the 73D2 pause; two revokes by one side are not 64B7
         "partner tanked over 3S, then passed. I had a singleton spade so I bid 4H. Was I allowed to?",
         "my partner revoked and then I revoked too on the same board, what happens?",
+        # calling over an irregularity accepts it under its own law: not the players putting it right (10A)
+        "I bid 1♥ before my LHO, the dealer, had called; nobody called the director and LHO simply bid over it. "
+        "What happens?",
+        # a card found before the opening lead is restored under 14A, not 14B
+        "I found a card on the floor before the opening lead, the auction was over. What now?",
+        # the Director, not a player, telling the offender what to do
+        "The director told the defender to pick up her card and put it back. Was that right?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
