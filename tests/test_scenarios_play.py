@@ -173,13 +173,13 @@ def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() ->
 
 def test_defender_adds_the_ace_to_a_finished_trick_in_the_rhythm() -> None:
     # Seed 001: the trick is complete and the opening leader adds the ace "caught in the rhythm": not a lead.
+    # The card has just become a penalty card: the penalty-card chart does not ask the situation again.
     state = answer(
         "card-played",
         {
             "whose-card": "fifth",
             "fifth-led": "no",
             "fifth-whose": "defender",
-            "penalty-card/situation": "new-card",
             "penalty-card/which-card": "honour",
             "penalty-card/how-many": "one",
             "penalty-card/major-who-next": "offender-plays",
@@ -308,3 +308,25 @@ def test_a_card_faced_in_place_of_one_that_stays_played_is_dealt_with() -> None:
     ruling = state.rulings[-1]
     assert "A card a defender faced in its place becomes a penalty card" in ruling.text
     assert {"49", "50", "48A"} <= set(ruling.laws)
+
+
+def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_penalty_card() -> None:
+    # Law 45C1: a defender's card held so that partner could see its face is played, whatever was meant; only a
+    # card dropped by accident, or seen with no card to play, is a penalty card (49, 50). The answers say which
+    # decides, so "she held the ♦Q facing me while thinking" is not answered "dropped or shown".
+    seen = {"how": "seen", "partner-could-see": "yes"}
+    asked = answer("defender-exposes-card", seen, until="what-was-he-doing").node
+    labels = {o.id: o.label for o in asked.options}
+    assert "Held where partner could see it" in labels["playing"] and "45C1" in labels["playing"]
+    assert labels["neither"].startswith("Dropped by accident") and "shown" not in labels["neither"]
+    assert "not what the defender meant" in asked.help
+    held = answer("defender-exposes-card", {**seen, "what-was-he-doing": "playing"})
+    assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
+    assert "is played" in held.rulings[-1].text and "penalty card" not in held.rulings[-1].text
+    # 45C1's parenthesis: held up after already playing to the trick is a fifth card (45E1), led or not.
+    fifth = answer(
+        "defender-exposes-card",
+        {**seen, "what-was-he-doing": "fifth", "card-played/fifth-led": "no", "card-played/fifth-whose": "defender"},
+        until="penalty-card/which-card",
+    )
+    assert "45E1" in note(fifth, "card-played/fifth-penalty").laws
