@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import answer, note
 
-from bot.dialogs import load_charts
+from bot.dialogs import Engine, load_charts
 from bot.dialogs.render import outcome_texts
 
 
@@ -242,7 +242,18 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
     )
     assert state.finished and "The score stands" in state.rulings[-1].text
     assert "must pass when next it is their turn to call (once)" in outcome_texts(state)[0]
-    assert "24B" in state.rulings[-1].laws and any("24D" in a.laws for a in state.answered)
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "24B" in laws and "24C" not in laws and any("24D" in a.laws for a in state.answered)
+
+
+def test_two_cards_exposed_during_the_auction_cite_24c_not_24b_the_single_cards_law() -> None:
+    # 24B is "a single card of honour rank or any card prematurely led"; two or more cards are 24C's. A walk
+    # found two exposed cards (the ♥K and ♥Q) ruled citing 24B, which a director reads aloud as the law applied.
+    answers = {"any-call": "yes", "own-error": "yes", "what-exposed": "several", "offender-role": "declaring"}
+    state = answer("card-exposed-during-auction", {**answers, "aware": "yes"})
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "24C" in laws and "24B" not in laws and "72C" in state.rulings[-1].laws
+    assert "The cards stay face up" in outcome_texts(state)[0]
 
 
 def test_wrong_board_cards_partner_already_called_adjusted_score() -> None:
