@@ -178,8 +178,8 @@ def test_defender_adds_the_ace_to_a_finished_trick_in_the_rhythm() -> None:
         "card-played",
         {
             "whose-card": "fifth",
-            "fifth-led": "no",
-            "fifth-whose": "defender",
+            "lead-out-of-turn/fifth-led": "no",
+            "lead-out-of-turn/fifth-whose": "defender",
             "penalty-card/which-card": "honour",
             "penalty-card/how-many": "one",
             "penalty-card/major-who-next": "offender-plays",
@@ -326,7 +326,31 @@ def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_pen
     # 45C1's parenthesis: held up after already playing to the trick is a fifth card (45E1), led or not.
     fifth = answer(
         "defender-exposes-card",
-        {**seen, "what-was-he-doing": "fifth", "card-played/fifth-led": "no", "card-played/fifth-whose": "defender"},
+        {
+            **seen,
+            "what-was-he-doing": "fifth",
+            "lead-out-of-turn/fifth-led": "no",
+            "lead-out-of-turn/fifth-whose": "defender",
+        },
         until="penalty-card/which-card",
     )
-    assert "45E1" in note(fifth, "card-played/fifth-penalty").laws
+    assert "45E1" in note(fifth, "lead-out-of-turn/fifth-penalty").laws
+
+
+def test_a_card_put_on_a_complete_trick_is_the_directors_call_before_any_lead_out_of_turn_option() -> None:
+    # Law 45E1: a defender's fifth card is a penalty card unless the Director deems it led, and only then do
+    # Laws 53 and 56 apply. A walk's "my partner put a card on top of the four cards already in the middle" was
+    # offered only this chart, which went straight to declarer's accept-or-refuse choice.
+    opening = answer("lead-out-of-turn", {}, until="opening").node
+    assert "fifth card" in {o.id: o.label for o in opening.options}["fifth"]
+    not_led = answer(
+        "lead-out-of-turn",
+        {"opening": "fifth", "fifth-led": "no", "fifth-whose": "defender"},
+        until="penalty-card/which-card",
+    )
+    assert "becomes a penalty card" in note(not_led, "fifth-penalty").text
+    assert not any(node == "defender-choice" for _, node in not_led.trail)
+    led = answer("lead-out-of-turn", {"opening": "fifth", "fifth-led": "yes", "turn-to-lead": "no"}, until="told")
+    assert led.node.id == "told"
+    returned = answer("lead-out-of-turn", {"opening": "fifth", "fifth-led": "no", "fifth-whose": "declarer"})
+    assert "goes back to the hand" in returned.rulings[-1].text and returned.rulings[-1].laws == ("45E2",)
