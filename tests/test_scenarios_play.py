@@ -354,3 +354,14 @@ def test_a_card_put_on_a_complete_trick_is_the_directors_call_before_any_lead_ou
     assert led.node.id == "told"
     returned = answer("lead-out-of-turn", {"opening": "fifth", "fifth-led": "no", "fifth-whose": "declarer"})
     assert "goes back to the hand" in returned.rulings[-1].text and returned.rulings[-1].laws == ("45E2",)
+
+
+def test_declarer_says_the_defender_had_to_trump_the_revoke_chart_says_a_discard_when_void_is_legal() -> None:
+    # Law 44D: unable to follow suit, a player may play any card; there is no duty to trump. A walk's "i had no
+    # spades so i played a small diamond; declarer says i had to trump it" reached the revoke chart, whose first
+    # answer "A player revoked" a director persuaded by declarer could take for a legal discard.
+    asked = answer("revoke", {}, until="what-happened").node
+    assert "no duty to trump" in asked.help and "44D" in asked.laws
+    state = answer("revoke", {"what-happened": "inquiry"})
+    assert "no duty to trump, and a discard when void is not a revoke" in state.rulings[-1].text
+    assert "44D" in state.rulings[-1].laws
