@@ -332,13 +332,22 @@ def test_a_slipped_insufficient_bid_replaced_after_partner_called_is_a_25b_chang
     assert ("change-of-call", "accepted") in state.trail and ("change-of-call", "ib-accepted") in state.trail
 
 
-def test_a_double_pulled_by_mistake_is_first_a_change_of_call() -> None:
+def test_a_double_pulled_by_mistake_is_first_a_change_of_call_without_asking_the_intent_again() -> None:
+    # A walk found "was the double a slip?" followed at once by the change-of-call chart's "was the call not the
+    # one they intended?": the answer is carried over, and the next question is whether partner has called.
     state = answer(
         "inadmissible-call",
         {"what": "double", "double-when": "auction", "double-intended": "unintended"},
-        until="change-of-call/intent",
+        until="change-of-call/partner-called",
     )
-    assert state.chart.id == "change-of-call"
+    assert state.chart.id == "change-of-call" and ("change-of-call", "intent") not in state.trail
+
+
+def test_a_call_after_the_final_pass_is_not_asked_what_was_wrong_with_it_again() -> None:
+    # Two walks found the end-of-auction chart's "A call after the final pass" followed by the inadmissible-call
+    # chart's "What was wrong with the call?", whose answer was that one.
+    state = answer("auction-ended", {"what": "after-final"}, until="inadmissible-call/after-final")
+    assert state.chart.id == "inadmissible-call" and ("inadmissible-call", "what") not in state.trail
 
 
 def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead_to_wait_for() -> None:
