@@ -386,3 +386,19 @@ def test_a_pass_out_of_rotation_that_made_three_passes_is_not_barred() -> None:
     texts = " ".join(outcome_texts(state))
     assert "proceeds normally" in texts and "must pass when next" not in texts
     assert "17D3" in state.rulings[-1].text
+
+
+def test_what_rho_will_call_and_the_offenders_next_call_are_asked_only_once_they_have_happened() -> None:
+    # A walk found "The bid is cancelled and the auction reverts to RHO. What does RHO call?" asked while RHO had
+    # not yet called, and "was the withdrawn call replaced by a comparable call?" before the offender called
+    # again: the director explains what follows, the session waits, and the question is asked in the past.
+    boot = {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    waiting = answer("call-out-of-rotation", boot, until="bid-rho-wait")
+    text = waiting.render(waiting.node.park)
+    assert waiting.parked and "If RHO passes, the offender must repeat" in text and "once RHO has called" in text
+    assert answer("call-out-of-rotation", boot, until="bid-rho-call").node.ask.startswith("What did RHO call?")
+    pass_back = answer("call-out-of-rotation", {"what-call": "third-pass"}, until="lead-restrictions/reverted-wait")
+    assert pass_back.parked and "once the offender has called" in pass_back.render(pass_back.node.park)
+    partner = {"what-call": "pass", "whose-turn": "partner", "called-since": "no-one", "lho-option": "refuse"}
+    compared = answer("call-out-of-rotation", partner, until="comparable-call/wait-call")
+    assert compared.parked and "once the offender has called" in compared.render(compared.node.park)
