@@ -402,3 +402,12 @@ def test_what_rho_will_call_and_the_offenders_next_call_are_asked_only_once_they
     partner = {"what-call": "pass", "whose-turn": "partner", "called-since": "no-one", "lho-option": "refuse"}
     compared = answer("call-out-of-rotation", partner, until="comparable-call/wait-call")
     assert compared.parked and "once the offender has called" in compared.render(compared.node.park)
+
+
+def test_a_cancelled_substitute_is_compared_with_the_original_call_that_stands() -> None:
+    # 25B2: a substitution not accepted is cancelled and the original call stands. A walk ("2NT … make it 3NT",
+    # not accepted) met "was the withdrawn call replaced by a comparable call?" with no word of which call that is.
+    answers = {"intent": "intended", "substituted": "yes", "lho-accepts": "refuse"}
+    state = answer("change-of-call", answers, until="lead-restrictions/comparable-q")
+    assert ("change-of-call", "cancelled") in state.trail
+    assert "the cancelled call is the substitute and the call in its place is the original one" in state.node.help
