@@ -48,6 +48,7 @@ def test_the_demo_charts_are_clean(book: LawBook) -> None:
         (('laws: ["50C"]', 'laws: ["50Z"]'), "Law 50Z does not exist"),
         (('laws: ["50C"]', 'laws: ["fifty"]'), "'fifty' is not a law reference"),
         (('laws: ["50"]\nkeywords', 'laws: ["120"]\nkeywords'), "chart law '120' is not in the 2017 Laws"),
+        (('laws: ["50"]\nkeywords', 'laws: ["50"]\nnamed: ["50", "51"]\nkeywords'), "named law '51' is not one"),
         (("    jump: demo-sub\n    with", "    jump: demo-nothing\n    with"), "jump to chart 'demo-nothing'"),
         (("with: {holder: $offender}", "with: {holder: north}"), "'north' is not a value of 'demo-sub''s 'holder'"),
         (("with: {holder: $offender}", "with: {owner: $offender}"), "jump passes 'owner'"),

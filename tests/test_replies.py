@@ -136,6 +136,14 @@ def test_a_lead_out_of_turn_offers_the_opening_lead_first(replies: Replies) -> N
     assert "lead-out-of-turn" in charts
 
 
+def test_a_defenders_lead_out_of_turn_in_the_play_is_not_offered_under_declarers_law_alone(replies: Replies) -> None:
+    # Law 55 rules declarer's lead out of turn, Law 56 a defender's: the chart rules both, and its situation line
+    # named only 55 for a defender's lead, as two walks found.
+    reply = replies.to_text("declarer led from the wrong hand", "director")
+    offer = next(o for o in reply.offers if o.key == "lead-out-of-turn")
+    assert offer.label == "Lead out of turn during the play — Laws 55, 56 (likely)"
+
+
 def test_only_situations_near_the_first_are_shown(replies: Replies) -> None:
     for text in ("dummy pointed out a revoke", "forgot to alert", "IB 1♦ over 1♥, not accepted, corrected to 2♦"):
         reply = replies.to_text(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import answer, note
 
-from bot.dialogs import load_charts
+from bot.dialogs import Engine, load_charts
 from bot.dialogs.render import outcome_texts
 
 
@@ -242,7 +242,18 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
     )
     assert state.finished and "The score stands" in state.rulings[-1].text
     assert "must pass when next it is their turn to call (once)" in outcome_texts(state)[0]
-    assert "24B" in state.rulings[-1].laws and any("24D" in a.laws for a in state.answered)
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "24B" in laws and "24C" not in laws and any("24D" in a.laws for a in state.answered)
+
+
+def test_two_cards_exposed_during_the_auction_cite_24c_not_24b_the_single_cards_law() -> None:
+    # 24B is "a single card of honour rank or any card prematurely led"; two or more cards are 24C's. A walk
+    # found two exposed cards (the ♥K and ♥Q) ruled citing 24B, which a director reads aloud as the law applied.
+    answers = {"any-call": "yes", "own-error": "yes", "what-exposed": "several", "offender-role": "declaring"}
+    state = answer("card-exposed-during-auction", {**answers, "aware": "yes"})
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "24C" in laws and "24B" not in laws and "72C" in state.rulings[-1].laws
+    assert "The cards stay face up" in outcome_texts(state)[0]
 
 
 def test_wrong_board_cards_partner_already_called_adjusted_score() -> None:
@@ -321,13 +332,22 @@ def test_a_slipped_insufficient_bid_replaced_after_partner_called_is_a_25b_chang
     assert ("change-of-call", "accepted") in state.trail and ("change-of-call", "ib-accepted") in state.trail
 
 
-def test_a_double_pulled_by_mistake_is_first_a_change_of_call() -> None:
+def test_a_double_pulled_by_mistake_is_first_a_change_of_call_without_asking_the_intent_again() -> None:
+    # A walk found "was the double a slip?" followed at once by the change-of-call chart's "was the call not the
+    # one they intended?": the answer is carried over, and the next question is whether partner has called.
     state = answer(
         "inadmissible-call",
         {"what": "double", "double-when": "auction", "double-intended": "unintended"},
-        until="change-of-call/intent",
+        until="change-of-call/partner-called",
     )
-    assert state.chart.id == "change-of-call"
+    assert state.chart.id == "change-of-call" and ("change-of-call", "intent") not in state.trail
+
+
+def test_a_call_after_the_final_pass_is_not_asked_what_was_wrong_with_it_again() -> None:
+    # Two walks found the end-of-auction chart's "A call after the final pass" followed by the inadmissible-call
+    # chart's "What was wrong with the call?", whose answer was that one.
+    state = answer("auction-ended", {"what": "after-final"}, until="inadmissible-call/after-final")
+    assert state.chart.id == "inadmissible-call" and ("inadmissible-call", "what") not in state.trail
 
 
 def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead_to_wait_for() -> None:
@@ -391,3 +411,28 @@ def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skippe
         {"what-call": "pass", "whose-turn": "rho", "called-since": "lho-over", "called-over-pass": "no"},
     )
     assert accepted.finished and accepted.rulings[-1].laws == ("29A",)
+
+
+def test_what_rho_will_call_and_the_offenders_next_call_are_asked_only_once_they_have_happened() -> None:
+    # A walk found "The bid is cancelled and the auction reverts to RHO. What does RHO call?" asked while RHO had
+    # not yet called, and "was the withdrawn call replaced by a comparable call?" before the offender called
+    # again: the director explains what follows, the session waits, and the question is asked in the past.
+    boot = {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    waiting = answer("call-out-of-rotation", boot, until="bid-rho-wait")
+    text = waiting.render(waiting.node.park)
+    assert waiting.parked and "If RHO passes, the offender must repeat" in text and "once RHO has called" in text
+    assert answer("call-out-of-rotation", boot, until="bid-rho-call").node.ask.startswith("What did RHO call?")
+    pass_back = answer("call-out-of-rotation", {"what-call": "third-pass"}, until="lead-restrictions/reverted-wait")
+    assert pass_back.parked and "once the offender has called" in pass_back.render(pass_back.node.park)
+    partner = {"what-call": "pass", "whose-turn": "partner", "called-since": "no-one", "lho-option": "refuse"}
+    compared = answer("call-out-of-rotation", partner, until="comparable-call/wait-call")
+    assert compared.parked and "once the offender has called" in compared.render(compared.node.park)
+
+
+def test_a_cancelled_substitute_is_compared_with_the_original_call_that_stands() -> None:
+    # 25B2: a substitution not accepted is cancelled and the original call stands. A walk ("2NT … make it 3NT",
+    # not accepted) met "was the withdrawn call replaced by a comparable call?" with no word of which call that is.
+    answers = {"intent": "intended", "substituted": "yes", "lho-accepts": "refuse"}
+    state = answer("change-of-call", answers, until="lead-restrictions/comparable-q")
+    assert ("change-of-call", "cancelled") in state.trail
+    assert "the cancelled call is the substitute and the call in its place is the original one" in state.node.help

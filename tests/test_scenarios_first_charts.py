@@ -218,9 +218,9 @@ def test_insufficient_bid_accepted_by_lho() -> None:
     assert "unauthorized for the offender's partner" in state.rulings[-1].text
 
 
-def test_unintended_insufficient_bid_goes_to_law_25() -> None:
-    state = answer("insufficient-bid", {"unintended": "unintended"}, until="change-of-call/intent")
-    assert state.chart.id == "change-of-call"
+def test_unintended_insufficient_bid_goes_to_law_25_without_asking_the_intent_again() -> None:
+    state = answer("insufficient-bid", {"unintended": "unintended"}, until="change-of-call/partner-called")
+    assert state.chart.id == "change-of-call" and ("change-of-call", "intent") not in state.trail
 
 
 def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:

@@ -173,13 +173,13 @@ def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() ->
 
 def test_defender_adds_the_ace_to_a_finished_trick_in_the_rhythm() -> None:
     # Seed 001: the trick is complete and the opening leader adds the ace "caught in the rhythm": not a lead.
+    # The card has just become a penalty card: the penalty-card chart does not ask the situation again.
     state = answer(
         "card-played",
         {
             "whose-card": "fifth",
-            "fifth-led": "no",
-            "fifth-whose": "defender",
-            "penalty-card/situation": "new-card",
+            "lead-out-of-turn/fifth-led": "no",
+            "lead-out-of-turn/fifth-whose": "defender",
             "penalty-card/which-card": "honour",
             "penalty-card/how-many": "one",
             "penalty-card/major-who-next": "offender-plays",
@@ -308,3 +308,60 @@ def test_a_card_faced_in_place_of_one_that_stays_played_is_dealt_with() -> None:
     ruling = state.rulings[-1]
     assert "A card a defender faced in its place becomes a penalty card" in ruling.text
     assert {"49", "50", "48A"} <= set(ruling.laws)
+
+
+def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_penalty_card() -> None:
+    # Law 45C1: a defender's card held so that partner could see its face is played, whatever was meant; only a
+    # card dropped by accident, or seen with no card to play, is a penalty card (49, 50). The answers say which
+    # decides, so "she held the ♦Q facing me while thinking" is not answered "dropped or shown".
+    seen = {"how": "seen", "partner-could-see": "yes"}
+    asked = answer("defender-exposes-card", seen, until="what-was-he-doing").node
+    labels = {o.id: o.label for o in asked.options}
+    assert "Held where partner could see it" in labels["playing"] and "45C1" in labels["playing"]
+    assert labels["neither"].startswith("Dropped by accident") and "shown" not in labels["neither"]
+    assert "not what the defender meant" in asked.help
+    held = answer("defender-exposes-card", {**seen, "what-was-he-doing": "playing"})
+    assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
+    assert "is played" in held.rulings[-1].text and "penalty card" not in held.rulings[-1].text
+    # 45C1's parenthesis: held up after already playing to the trick is a fifth card (45E1), led or not.
+    fifth = answer(
+        "defender-exposes-card",
+        {
+            **seen,
+            "what-was-he-doing": "fifth",
+            "lead-out-of-turn/fifth-led": "no",
+            "lead-out-of-turn/fifth-whose": "defender",
+        },
+        until="penalty-card/which-card",
+    )
+    assert "45E1" in note(fifth, "lead-out-of-turn/fifth-penalty").laws
+
+
+def test_a_card_put_on_a_complete_trick_is_the_directors_call_before_any_lead_out_of_turn_option() -> None:
+    # Law 45E1: a defender's fifth card is a penalty card unless the Director deems it led, and only then do
+    # Laws 53 and 56 apply. A walk's "my partner put a card on top of the four cards already in the middle" was
+    # offered only this chart, which went straight to declarer's accept-or-refuse choice.
+    opening = answer("lead-out-of-turn", {}, until="opening").node
+    assert "fifth card" in {o.id: o.label for o in opening.options}["fifth"]
+    not_led = answer(
+        "lead-out-of-turn",
+        {"opening": "fifth", "fifth-led": "no", "fifth-whose": "defender"},
+        until="penalty-card/which-card",
+    )
+    assert "becomes a penalty card" in note(not_led, "fifth-penalty").text
+    assert not any(node == "defender-choice" for _, node in not_led.trail)
+    led = answer("lead-out-of-turn", {"opening": "fifth", "fifth-led": "yes", "turn-to-lead": "no"}, until="told")
+    assert led.node.id == "told"
+    returned = answer("lead-out-of-turn", {"opening": "fifth", "fifth-led": "no", "fifth-whose": "declarer"})
+    assert "goes back to the hand" in returned.rulings[-1].text and returned.rulings[-1].laws == ("45E2",)
+
+
+def test_declarer_says_the_defender_had_to_trump_the_revoke_chart_says_a_discard_when_void_is_legal() -> None:
+    # Law 44D: unable to follow suit, a player may play any card; there is no duty to trump. A walk's "i had no
+    # spades so i played a small diamond; declarer says i had to trump it" reached the revoke chart, whose first
+    # answer "A player revoked" a director persuaded by declarer could take for a legal discard.
+    asked = answer("revoke", {}, until="what-happened").node
+    assert "no duty to trump" in asked.help and "44D" in asked.laws
+    state = answer("revoke", {"what-happened": "inquiry"})
+    assert "no duty to trump, and a discard when void is not a revoke" in state.rulings[-1].text
+    assert "44D" in state.rulings[-1].laws

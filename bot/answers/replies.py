@@ -199,7 +199,7 @@ class Replies:
         charts = [self.charts[c] for c in branch.charts if c in self.charts]
         if not charts:
             return Reply(Kind.SAY, "No chart fits that yet; the list of charts has them all.")
-        offers = tuple(Offer(f"{plain_name(c)} — Law {law_number(c.laws[0])}", Act.CHART, c.id) for c in charts)
+        offers = tuple(Offer(f"{plain_name(c)} — {chart_laws_named(c)}", Act.CHART, c.id) for c in charts)
         return Reply(Kind.SITUATIONS, "Which situation is it?", offers)
 
     # --- helpers ----------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def _sure(candidate: Candidate) -> str:
 
 def _chart_offer(chart: Chart, candidate: Candidate) -> Offer:
     """A chart offered for a candidate law: its plain name, its own law and how sure."""
-    return Offer(f"{plain_name(chart)} — Law {law_number(chart.laws[0])} ({_sure(candidate)})", Act.CHART, chart.id)
+    return Offer(f"{plain_name(chart)} — {chart_laws_named(chart)} ({_sure(candidate)})", Act.CHART, chart.id)
 
 
 def _quoted(sentence: str, most: int = 80) -> str:
@@ -261,6 +261,14 @@ def _quoted(sentence: str, most: int = 80) -> str:
 def plain_name(chart: Chart) -> str:
     """A chart's title without its parenthesis or its dash-led detail: "Card played from dummy"."""
     return re.split(r" \(| — | - |, ", chart.title, maxsplit=1)[0]
+
+
+def chart_laws_named(chart: Chart) -> str:
+    """The law a situation line names: the chart's first, or the laws it names when that one alone would name
+    only one of its cases ("Laws 55, 56": declarer's lead out of turn, and a defender's)."""
+    if chart.named:
+        return "Laws " + ", ".join(chart.named)
+    return f"Law {law_number(chart.laws[0])}"
 
 
 def _gone() -> Reply:

@@ -121,6 +121,9 @@ def _check_chart_header(chart: Chart, book: LawBook, out: list[Finding]) -> None
     for ref in chart.laws:
         if not book.exists(ref):
             out.append(Finding(chart.path, f"chart law {ref!r} is not in the {book.edition} Laws"))
+    for ref in chart.named:
+        if ref not in chart.laws:
+            out.append(Finding(chart.path, f"named law {ref!r} is not one of the chart's laws"))
     if chart.edition != book.edition:
         out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
     if len(chart.id) > MAX_CHART_ID:

@@ -354,6 +354,7 @@ def parse_chart(text: str, path: str) -> Chart:
         nodes=nodes,
         variables=variables,
         summary=_summary(reader, path),
+        named=reader.text_list("named", False),
         path=path,
         cues=cues,
         cues_line=cues_line,

@@ -215,6 +215,8 @@ class Chart:
     nodes: dict[str, Node]
     variables: dict[str, Variable] = field(default_factory=dict)
     summary: Summary | None = None  # for players: cited, plain words
+    # the laws its situation line names, when its first law alone would name only one of the cases it rules
+    named: tuple[str, ...] = ()
     path: str = ""
     # node id -> option id -> the table words in a description that give that answer (see bot/dialogs/facts.py)
     cues: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
