@@ -102,6 +102,15 @@ def test_the_charts_name_the_arithmetic_their_rulings_end_in() -> None:
     assert charts["revoke"].nodes["none-won"].score is None  # the score stands: nothing to work out
 
 
+def test_a_score_corrected_in_the_correction_period_is_worked_out_not_the_whole_table_quoted() -> None:
+    """Third walk #94: 790 entered for 4♥X making eleven tricks vulnerable. The ruling offers Score it, which
+    gives +990, instead of pasting all of Law 77's scoring table."""
+    corrected = answer("scoring-error", {"what": "recorded", "in-period": "yes"})
+    assert corrected.rulings[-1].score == ScoreStep("table")
+    assert "77" not in corrected.rulings[-1].laws
+    assert ruling_score_text("table", 0, ["4HX+1", "vul"]) == "+990 — 4♥X+1 vul, declarer's side"
+
+
 def test_a_score_step_is_checked_when_the_chart_is_read() -> None:
     text = """id: x
 title: X
