@@ -62,6 +62,26 @@ def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_
     assert state.finished and "72C" in state.rulings[-1].laws and "score is adjusted" in state.rulings[-1].text
 
 
+def test_a_bid_out_of_turn_replaced_by_a_non_comparable_call_cites_the_bid_laws_not_the_pass_or_double_laws() -> None:
+    # Third walk #98: West's 1S at East's turn cancelled, West later bids 4S, not comparable. The partner's forced
+    # pass is Law 31's (31B2 ruling as in 31A2(b)); the ruling quoted 30B1(b)(ii) and 32A2(b) as well.
+    walks = {
+        call: answer(
+            "call-out-of-rotation",
+            {"what-call": call, "whose-turn": "partner", "called-since": "no-one", "lho-option": "refuse",
+             "comparable-call/test": "no", "lead-restrictions/offender-role": "declaring-side",
+             **({"inadmissible-double": "no"} if call == "double" else {})},
+            until="comparable-call/play-on-not-comparable",
+        )
+        for call in ("pass", "bid", "double")
+    }  # fmt: skip
+    laws = {call: Engine(load_charts()).ruling_laws(walk) for call, walk in walks.items()}
+    assert "31A2(b)" in laws["bid"] and "31B2" in laws["bid"]
+    assert "30B1(b)(ii)" not in laws["bid"] and "32A2(b)" not in laws["bid"]
+    assert "30B1(b)(ii)" in laws["pass"] and "31A2(b)" not in laws["pass"] and "32A2(b)" not in laws["pass"]
+    assert "32A2(b)" in laws["double"] and "30B1(b)(ii)" not in laws["double"] and "31A2(b)" not in laws["double"]
+
+
 def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     state = answer(
         "call-out-of-rotation",
