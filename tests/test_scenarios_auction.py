@@ -82,6 +82,20 @@ def test_a_bid_out_of_turn_replaced_by_a_non_comparable_call_cites_the_bid_laws_
     assert "32A2(b)" in laws["double"] and "30B1(b)(ii)" not in laws["double"] and "31A2(b)" not in laws["double"]
 
 
+def test_a_repeated_insufficient_bid_is_not_asked_again_whether_it_was_in_rotation() -> None:
+    # The bid out of rotation must be repeated after RHO passes (31A1) and is insufficient: the chart knows it is
+    # now made in rotation, so Law 27 goes straight to LHO's option instead of asking whose turn it was again.
+    state = answer(
+        "call-out-of-rotation",
+        {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse",
+         "bid-rho-call": "pass-insufficient", "insufficient-bid/unintended": "intended",
+         "insufficient-bid/lho-accepts": "accept"},
+    )  # fmt: skip
+    assert state.finished and "27A1" in state.rulings[-1].laws
+    asked = [a.question for a in state.answered]
+    assert "Was the insufficient bid made at the offender's own turn to call?" not in asked
+
+
 def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     state = answer(
         "call-out-of-rotation",
