@@ -445,3 +445,19 @@ def test_a_correction_given_away_by_the_explainers_partner_leaves_the_director_t
     )
     told = note(state, "partner-silent")
     assert not told.aloud and "21B1(a)" in told.laws and "change their last call" in told.text
+
+
+def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
+    # Third walk #49: the pairs disagree whether the 2C card was on the table before East passed. Once the
+    # Director has decided the facts (85A1), the call out of rotation is ruled by its own chart, not by "give the
+    # rectification of that irregularity's own chart"; and Law 76C1 (spectators) is not quoted.
+    state = answer(
+        "disputed-facts",
+        {"facts-agreed": "no", "determined": "yes", "which-irregularity": "call-out-of-rotation",
+         "call-out-of-rotation/what-call": "bid", "call-out-of-rotation/whose-turn": "lho",
+         "call-out-of-rotation/called-since": "lho-over"},
+    )  # fmt: skip
+    assert state.finished and state.rulings[-1].chart == "call-out-of-rotation"
+    assert state.rulings[-1].laws == ("29A",)
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws == ("85A1", "29A")
