@@ -527,6 +527,23 @@ def test_what_physically_happened_finds_the_law_it_signals(matcher: Matcher, tex
     assert result.confident and laws & {c.law for c in result.candidates[:2]}, result.candidates
 
 
+@pytest.mark.parametrize(
+    ("text", "law"),
+    [
+        ("my rho opened 1 heart and before i had called, my partner slapped the red x card on the table", 32),
+        ("after north's 1 diamond, south put down the green card before east had even touched his bidding box", 30),
+        ("the auction was over with three passes, then the player about to lead took a double card out of the box", 39),
+        ("i faced the first card of the hand, but my partner was the one who should have led", 54),
+        ("my opponent flung his cards across the table when the board went off", 74),
+    ],
+)
+def test_a_call_or_lead_told_by_its_card_and_turn_gets_its_own_law_first(matcher: Matcher, text: str, law: int) -> None:
+    """The bidding card's colour is the call and the call decides the law (a double out of rotation is Law 32
+    whatever bid came before it); a call by the player on lead after three passes is Law 39."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law == law, result.candidates
+
+
 def test_lint_checks_the_physical_actions(tmp_path: Path) -> None:
     assert not lint_actions(load_lawbook()).problems
     bad = tmp_path / "actions.yaml"
