@@ -667,6 +667,10 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("As dummy I got up to watch declarer and told him he was in the wrong hand. What happens now?", "43A2(b)"),
         ("RHO revoked in clubs and later I revoked in hearts, both established. Do we get tricks?", "64B7"),
         ("I paused for ages holding a singleton club before I played it. Did I break a rule?", "73D2"),
+        ("Dummy had a heart hidden behind the spades and showed out of hearts at trick 3. Tricks to us?", "64B3"),
+        ("I said 'double four spades' when RHO had actually bid four hearts. What have I doubled?", "19A3"),
+        ("LHO opened 1H before the dealer had called, and the dealer bid 1S anyway. Is the 1H cancelled?", "28B"),
+        ("RHO bid 2C, I bid 1D by mistake and then put out 2D before anyone called the TD. Does 2D stand?", "27C"),
         # a story decided by what was done or noticed afterwards, whatever its first sentence told
         (
             "Partner opened 1♠, RHO bid 1♦, and my partner told him he could just change it to 2♦. Is that all right?",
@@ -709,6 +713,10 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # a singleton held in the auction is not the 73D2 pause; two revokes by one side are not 64B7
         "partner tanked over 3S, then passed. I had a singleton spade so I bid 4H. Was I allowed to?",
         "my partner revoked and then I revoked too on the same board, what happens?",
+        # partner's own call out of turn, a correctly stated double and a sufficient bid changed are not these
+        "my partner bid out of turn before me and then I bid anyway, what happens now?",
+        "I said 'double 3 spades' over RHO's 3 spades. Can partner bid on?",
+        "RHO opened 1NT and I bid 2S, then changed it to 3S before the director came. Does 3S stand?",
         # calling over an irregularity accepts it under its own law: not the players putting it right (10A)
         "I bid 1♥ before my LHO, the dealer, had called; nobody called the director and LHO simply bid over it. "
         "What happens?",
