@@ -730,6 +730,8 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "partner hesitated for ages before passing. may I use that?",
         # information a player overheard from another table is Law 16D's, not the talkers' penalty
         "I overheard the next table discussing board 5 before we played it. What should I do?",
+        # dummy spreading after a lead out of turn is not declarer's spread begun (54A)
+        "wrong defender led, and dummy had already started putting his cards down. can i still refuse the lead?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
