@@ -692,6 +692,15 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "82C",
         ),
         ("The director adjusted our score after a hesitation and I think she got it wrong. What can I do?", "92B"),
+        # the rule a strict reading found missing from the answer of the topic (the sixteenth round)
+        ("Wrong defender led; I began putting my hand down and a couple of cards showed. Can I stop?", "54A"),
+        ("Partner's penalty card is the 5 of clubs. Declarer required a club lead. Does it go back?", "50D2(a)"),
+        ("as declarer i dropped the queen of hearts on the table, do i have to play it now?", "48A"),
+        ("I reneged and it was never noticed. Should I tell the opponents?", "72B2"),
+        ("Dummy never followed to the second round of spades although it had one. Any tricks for us?", "64B3"),
+        ("We played the wrong board, nobody had played it before. Do we also play our own one?", "15B2"),
+        ("RHO hesitated a long time, then passed. Can I act on that?", "73D1"),
+        ("Could the next table hear us discussing the last hand? Is that a penalty?", "90B3"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -724,6 +733,13 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "I found a card on the floor before the opening lead, the auction was over. What now?",
         # the Director, not a player, telling the offender what to do
         "The director told the defender to pick up her card and put it back. Was that right?",
+        # declarer showing out is no exposed card; partner's hesitation is not an opponent's tempo (73D1)
+        "declarer showed out of hearts at trick 3 and later produced one. what happens?",
+        "partner hesitated for ages before passing. may I use that?",
+        # information a player overheard from another table is Law 16D's, not the talkers' penalty
+        "I overheard the next table discussing board 5 before we played it. What should I do?",
+        # dummy spreading after a lead out of turn is not declarer's spread begun (54A)
+        "wrong defender led, and dummy had already started putting his cards down. can i still refuse the lead?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
