@@ -413,6 +413,38 @@ def test_a_misdealt_board_already_played_elsewhere_is_not_redealt() -> None:
     assert state.chart.id == "unauthorised-information"
 
 
+def test_a_card_seen_as_a_hand_is_taken_out_of_the_board_gives_16d_options_not_a_compulsory_redeal() -> None:
+    # Walk4 #7: RHO took the hand out of the board and saw its ace of spades, no call yet. 6D1's new shuffle and
+    # deal covers only a card seen during the shuffle and deal; "thereafter Law 16D applies", where a redeal is
+    # one of four options the Director may choose (16D2(b)).
+    state = answer(
+        "wrong-board",
+        {
+            "what-happened": "misdeal",
+            "misdeal-when": "seen-later",
+            "unauthorised-information/other-when": "before-call",
+            "unauthorised-information/interfere": "yes",
+        },
+        until="unauthorised-information/remedy",
+    )
+    assert any("not a ground for a compulsory redeal" in reached.text for reached in state.passed)
+    assert {option.id for option in state.node.options} == {"swap", "redeal", "play", "adjust"}
+    redeal = answer(
+        "wrong-board",
+        {
+            "what-happened": "misdeal",
+            "misdeal-when": "seen-later",
+            "unauthorised-information/other-when": "before-call",
+            "unauthorised-information/interfere": "yes",
+            "unauthorised-information/remedy": "redeal",
+        },
+    )
+    assert redeal.rulings[-1].laws == ("16D2(b)",) and "6D1" not in redeal.rulings[-1].laws
+    chart = load_charts()["wrong-board"]
+    told = "my RHO grabbed my hand out of the board and saw the ace of spades, noticed before any call"
+    assert answer_from(read_description(told), chart, chart.nodes["misdeal-when"]) is None
+
+
 def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54() -> None:
     # 48B1 is about an opening lead out of turn; declarer facing the hand at trick 6 is 48B2, a possible claim.
     question = load_charts()["claim"].nodes["faced-for-claim"]
