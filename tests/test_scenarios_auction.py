@@ -8,6 +8,8 @@ from conftest import answer, note
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.render import outcome_texts
 
+LEAD_RESTRICTION_LAWS = {"23A", "23C", "26", "26A", "26B"}  # a comparable call (23) or a lead restriction (26)
+
 
 def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage() -> None:
     # Seed 001, Law 31 example: South is dealer, North "opens" 1S; not accepted; North later bids a
@@ -218,14 +220,17 @@ def test_substitution_accepted_and_comparable_lifts_the_lead_restrictions_but_no
     assert "Law 25B3" in ruling.text and "does not apply" not in ruling.text
 
 
-def test_wrong_board_call_replaced_by_a_comparable_call_keeps_law_16c() -> None:
-    state = answer(
-        "wrong-board",
-        {"what-happened": "wrong-cards", "partner-called": "no", "lead-restrictions/comparable-q": "yes"},
-        until="other-board",
-    )
-    lead = next(r for r in state.rulings if r.chart == "lead-restrictions")
-    assert "Law 15A2(c)" in lead.text and "16C does not apply" not in lead.text
+def test_a_call_made_with_another_boards_cards_gives_law_16c_and_no_lead_restriction() -> None:
+    # 15A2(b)/(c): the offender calls again, the auction "continues normally" and Law 16C applies; Law 15 names
+    # no Law 26. A fourth walk found the chart asking whether the cancelled call was replaced by a comparable
+    # call and, with the offender defending, letting declarer ban a suit (26B).
+    engine = Engine(load_charts())
+    state = answer("wrong-board", {"what-happened": "wrong-cards", "partner-called": "no", "other-board": "not-later"})
+    assert state.finished and "lead-restrictions" not in [chart for chart, _node in state.trail]
+    texts = " ".join(outcome_texts(state))
+    assert "Law 16C applies" in texts and "There is no lead restriction" in texts and "prohibit" not in texts
+    laws = engine.ruling_laws(state)
+    assert laws[0] == "15A2(b)" and {"16C2", "16C3"} <= set(laws) and not LEAD_RESTRICTION_LAWS & set(laws)
 
 
 def test_comparable_call_with_no_calling_law_lifts_law_16c_as_law_26a_says() -> None:
@@ -412,14 +417,15 @@ def test_a_pass_out_of_rotation_that_made_three_passes_is_not_barred() -> None:
     # of rotation, so the auction reverts to RHO and proceeds normally (17D3, 34); Law 30A's forced pass does
     # not follow, and Law 16C applies to the cancelled pass. A walk of auction situations found the chart
     # ruling the opener must pass at the next turn.
-    state = answer(
-        "call-out-of-rotation",
-        {"what-call": "third-pass", "lead-restrictions/comparable-q": "yes"},
-    )
-    assert state.finished
+    # A fourth walk found the comparable-call question asked (Law 23, not 17D3's) and, with the offender
+    # defending, declarer allowed to ban a suit (26B): 17D3 names Law 16C only.
+    state = answer("call-out-of-rotation", {"what-call": "third-pass"})
+    assert state.finished and "lead-restrictions" not in [chart for chart, _node in state.trail]
     texts = " ".join(outcome_texts(state))
     assert "proceeds normally" in texts and "must pass when next" not in texts
-    assert "17D3" in state.rulings[-1].text
+    assert "no lead restriction" in texts and "prohibit" not in texts
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "17D3" and "16C2" in laws and not LEAD_RESTRICTION_LAWS & set(laws)
 
 
 def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skipped_player() -> None:
@@ -433,13 +439,12 @@ def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skippe
             "whose-turn": "rho",
             "called-since": "lho-over",
             "called-over-pass": "yes",
-            "lead-restrictions/comparable-q": "yes",
         },
     )
     assert state.finished
     texts = " ".join(outcome_texts(state))
     assert "reverts to the player who missed their turn" in texts and "forfeited" not in texts
-    assert "17D3" in state.rulings[-1].text
+    assert "17D3" in state.rulings[-1].laws and not LEAD_RESTRICTION_LAWS & set(state.rulings[-1].laws)
     accepted = answer(
         "call-out-of-rotation",
         {"what-call": "pass", "whose-turn": "rho", "called-since": "lho-over", "called-over-pass": "no"},
@@ -456,8 +461,6 @@ def test_what_rho_will_call_and_the_offenders_next_call_are_asked_only_once_they
     text = waiting.render(waiting.node.park)
     assert waiting.parked and "If RHO passes, the offender must repeat" in text and "once RHO has called" in text
     assert answer("call-out-of-rotation", boot, until="bid-rho-call").node.ask.startswith("What did RHO call?")
-    pass_back = answer("call-out-of-rotation", {"what-call": "third-pass"}, until="lead-restrictions/reverted-wait")
-    assert pass_back.parked and "once the offender has called" in pass_back.render(pass_back.node.park)
     partner = {"what-call": "pass", "whose-turn": "partner", "called-since": "no-one", "lho-option": "refuse"}
     compared = answer("call-out-of-rotation", partner, until="comparable-call/wait-call")
     assert compared.parked and "once the offender has called" in compared.render(compared.node.park)

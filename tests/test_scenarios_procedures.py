@@ -7,6 +7,7 @@ import pytest
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
+from bot.dialogs.facts import answer_from, read_description
 from bot.dialogs.scenario import walk_named
 
 
@@ -314,6 +315,7 @@ def test_no_redeal_in_a_team_match_with_the_other_tables_result_goes_to_86b() ->
         "team-events",
         {
             "what": "redeal",
+            "why-redeal": "other",
             "result-known": "yes",
             "played-elsewhere": "yes",
             "clearly-favourable": "no",
@@ -321,6 +323,40 @@ def test_no_redeal_in_a_team_match_with_the_other_tables_result_goes_to_86b() ->
         },
     )
     assert state.finished and "86B2(b)" in state.rulings[-1].laws
+
+
+def test_a_card_missing_before_the_auction_of_a_knockouts_last_board_is_replaced_not_scored_under_86a() -> None:
+    # Walk4 #96: the last board of a knockout match, a card missing before the auction, the director wanting a
+    # redeal. Law 14A restores the card (or takes it from another pack) and the board is played normally; 86A's
+    # adjusted score replaces only a Law 6 redeal, so no artificial score is given.
+    state = answer(
+        "team-events",
+        {
+            "what": "redeal",
+            "why-redeal": "cards",
+            "wrong-number-of-cards/what-wrong": "too-few",
+            "wrong-number-of-cards/short-when": "no",
+            "wrong-number-of-cards/before-found": "no",
+        },
+    )
+    assert state.finished and state.rulings[-1].node == "before-new-pack"
+    read_aloud = " ".join(reached.text for reached in state.passed)
+    assert "played normally" in read_aloud and "another pack" in read_aloud
+    assert "adjusted" not in read_aloud and "AVERAGE" not in read_aloud
+    assert "86A" not in Engine(load_charts()).ruling_laws(state)
+    chart = load_charts()["team-events"]
+    message = (
+        "Knockout teams, last board of the match. At one table a card is found missing from the pack before the "
+        "auction; the director wants to have the board reshuffled and redealt for both tables."
+    )
+    assert answer_from(read_description(message), chart, chart.nodes["why-redeal"]) == "cards"
+
+
+def test_a_misdealt_last_board_of_a_knockout_is_still_not_redealt_under_86a() -> None:
+    state = answer(
+        "team-events", {"what": "redeal", "why-redeal": "deal", "result-known": "yes"}, until="played-elsewhere"
+    )
+    assert "86A" in note(state, "no-redeal").laws
 
 
 def test_players_who_played_the_wrong_board_in_a_team_match_are_scored_under_86b() -> None:
@@ -375,6 +411,38 @@ def test_a_misdealt_board_already_played_elsewhere_is_not_redealt() -> None:
         until="unauthorised-information/other-when",
     )
     assert state.chart.id == "unauthorised-information"
+
+
+def test_a_card_seen_as_a_hand_is_taken_out_of_the_board_gives_16d_options_not_a_compulsory_redeal() -> None:
+    # Walk4 #7: RHO took the hand out of the board and saw its ace of spades, no call yet. 6D1's new shuffle and
+    # deal covers only a card seen during the shuffle and deal; "thereafter Law 16D applies", where a redeal is
+    # one of four options the Director may choose (16D2(b)).
+    state = answer(
+        "wrong-board",
+        {
+            "what-happened": "misdeal",
+            "misdeal-when": "seen-later",
+            "unauthorised-information/other-when": "before-call",
+            "unauthorised-information/interfere": "yes",
+        },
+        until="unauthorised-information/remedy",
+    )
+    assert any("not a ground for a compulsory redeal" in reached.text for reached in state.passed)
+    assert {option.id for option in state.node.options} == {"swap", "redeal", "play", "adjust"}
+    redeal = answer(
+        "wrong-board",
+        {
+            "what-happened": "misdeal",
+            "misdeal-when": "seen-later",
+            "unauthorised-information/other-when": "before-call",
+            "unauthorised-information/interfere": "yes",
+            "unauthorised-information/remedy": "redeal",
+        },
+    )
+    assert redeal.rulings[-1].laws == ("16D2(b)",) and "6D1" not in redeal.rulings[-1].laws
+    chart = load_charts()["wrong-board"]
+    told = "my RHO grabbed my hand out of the board and saw the ace of spades, noticed before any call"
+    assert answer_from(read_description(told), chart, chart.nodes["misdeal-when"]) is None
 
 
 def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54() -> None:
