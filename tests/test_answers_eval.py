@@ -145,7 +145,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout14.jsonl", 0.81),
         ("player-questions-holdout14b.jsonl", 0.84),
         ("player-questions-holdout15.jsonl", 0.78),
-        ("player-questions-holdout16.jsonl", 0.86),
+        ("player-questions-holdout16.jsonl", 0.95),
+        ("player-questions-holdout17.jsonl", 0.84),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
