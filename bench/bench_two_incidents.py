@@ -13,7 +13,8 @@ reply opens "Two things happened here" (``MatchResult.incidents``). "In order": 
 those whose first incident's offer comes first.
 
 Single-incident sets: the rows of ``queries-indep-l``, ``-m`` and ``-n`` with one law; a reply told as two
-there is a spurious second incident.
+there is a spurious second incident. ``queries-split-u`` (written for issue 22's false second incidents, in sample):
+20 stories of one incident whose second sentence finishes the first, and 10 of two (kind "two").
 
     PYTHONPATH=. python3 bench/bench_two_incidents.py [--misses]
 """
@@ -35,6 +36,7 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 TWO = "Two things happened here"
 MODES = ("director", "auto")  # chart first (a director describing), and by how it reads (the default)
 SINGLE = ("queries-indep-l.jsonl", "queries-indep-m.jsonl", "queries-indep-n.jsonl")
+OWN = "queries-split-u.jsonl"  # 20 stories of one incident told in two or three sentences, 10 of two (in sample)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,13 @@ def main() -> None:
     misses = parser.parse_args().misses
     replies = build_replies(load_lawbook(), load_charts(), build_matcher(chart_entries()))  # no set is an example
     report(replies, "written-holdout12, kind two", rows_of(DATA / "queries-written-holdout12.jsonl", "two"), misses)
+    report(replies, "split-u, kind two", rows_of(DATA / OWN, "two"), misses)
+    for mode in MODES:
+        told = [r.text for r in rows_of(DATA / OWN) if r not in rows_of(DATA / OWN, "two")]
+        told = [t for t in told if replies.to_text(t, mode).text.startswith(TWO)]
+        print(f"{OWN}, one incident [{mode}]: 20 stories; told as two incidents {len(told)}")
+        for text in told if misses else ():
+            print(f"    {text}")
     for file in SINGLE:
         rows = [r for r in rows_of(DATA / file) if len(r.laws) == 1]
         for mode in MODES:
