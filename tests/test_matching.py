@@ -479,6 +479,22 @@ def test_two_incidents_told_in_one_sentence_that_moves_on_in_time_are_both_offer
     assert matcher.match("declarer revoked on trick 5, and later it was established").incidents == ()
 
 
+def test_the_event_or_the_directors_ruling_is_not_a_second_incident(matcher: Matcher) -> None:
+    """The event ("Knockout teams", Law 86) or the ruling ("Opps called the TD", Law 9) says where the incident
+    happened or what followed it: told as "Two things happened here", the event was offered first to walk."""
+    for text in (
+        "Teams of four, second round. A card is missing from the pack when North counts her hand before the "
+        "auction; the director is asked whether to redeal.",
+        "Claim with no statement — declarer just put his cards down and said nothing. Opps called the TD.",
+    ):
+        assert matcher.match(text).incidents == ()
+    two = matcher.match(
+        "West led out of turn at trick 1 and declarer accepted the lead. Later in the hand South revoked in clubs "
+        "and the revoke was established."
+    )
+    assert len(two.incidents) == 2  # a lead out of turn, then a revoke: two incidents still
+
+
 @pytest.mark.parametrize(
     ("text", "laws"),
     [

@@ -166,6 +166,7 @@ class Matcher:
         ``deciders``: those of ``knowledge/deciders.yaml`` unless given (a bench compares without them)."""
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
+        self.follows = frozenset(law_number(str(entry["law"])) for entry in _load_yaml("incidents.yaml")["follows"])
         self.charts = tuple(charts)
         self.cache = TokenCache(knowledge_key(repr(c) for c in self.charts), cache_dir)
         shorthand = _load_yaml("abbreviations.yaml")
@@ -450,7 +451,9 @@ class Matcher:
         only) and ranked near the top by the message, the firmer first, with the sentence that named each; ()
         unless a story holds two such sentences naming laws no one chart serves together (a revoke told as
         "revoked" then "established" is one incident). A sentence that asks ("can he take it back?", "PP as
-        well?") asks about the story and names no incident: read as one, it made a single incident two."""
+        well?") asks about the story and names no incident: read as one, it made a single incident two. Nor does
+        one whose first law says what follows an irregularity or the event it is in (``knowledge/incidents.yaml``:
+        "Teams of four, second round.", "TD adjusted anyway.")."""
         if len(pieces) < 2 or limit < 2:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
@@ -458,6 +461,8 @@ class Matcher:
             if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
                 continue
             law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
+            if law in self.follows:  # the director's ruling on the incident, or its event: not another incident
+                continue
             if piece.scores[law] >= INCIDENT and law in beside and piece.scores[law] > firm.get(law, (0.0, ""))[0]:
                 firm[law] = (piece.scores[law], piece.text)
         ordered = sorted(firm, key=lambda n: (-firm[n][0], n))
