@@ -166,7 +166,9 @@ class Matcher:
         ``deciders``: those of ``knowledge/deciders.yaml`` unless given (a bench compares without them)."""
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
-        self.follows = frozenset(law_number(str(entry["law"])) for entry in _load_yaml("incidents.yaml")["follows"])
+        incidents = _load_yaml("incidents.yaml")
+        self.follows = frozenset(law_number(str(entry["law"])) for entry in incidents["follows"])
+        self.continues = frozenset(str(word).lower() for word in incidents["continues"])
         self.charts = tuple(charts)
         self.cache = TokenCache(knowledge_key(repr(c) for c in self.charts), cache_dir)
         shorthand = _load_yaml("abbreviations.yaml")
@@ -453,12 +455,15 @@ class Matcher:
         "revoked" then "established" is one incident). A sentence that asks ("can he take it back?", "PP as
         well?") asks about the story and names no incident: read as one, it made a single incident two. Nor does
         one whose first law says what follows an irregularity or the event it is in (``knowledge/incidents.yaml``:
-        "Teams of four, second round.", "TD adjusted anyway.")."""
+        "Teams of four, second round.", "TD adjusted anyway."), nor one that opens as it finishes the sentence
+        before ("As she puts her cards back, North says …")."""
         if len(pieces) < 2 or limit < 2:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
         for piece in pieces:
             if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
+                continue
+            if piece.text.split()[0].strip(",").lower() in self.continues:  # the sentence before, finished
                 continue
             law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
             if law in self.follows:  # the director's ruling on the incident, or its event: not another incident
