@@ -482,15 +482,16 @@ def test_two_incidents_told_in_one_sentence_that_moves_on_in_time_are_both_offer
 def test_the_event_the_directors_ruling_or_a_sentence_that_finishes_the_last_is_not_a_second_incident(
     matcher: Matcher,
 ) -> None:
-    """The event ("Knockout teams", Law 86), the ruling ("Opps called the TD", Law 9) or a sentence opening "As …"
-    says where the incident happened, what followed it or how it ended: told as "Two things happened here", the
-    false second incident was offered first to walk."""
+    """The event ("Knockout teams", Law 86), the ruling ("Opps called the TD", Law 9), the play going on ("East
+    wins trick 6", Law 44) or a sentence opening "As …" says where the incident happened, what followed it or how
+    it ended: told as "Two things happened here", the false second incident was offered first to walk."""
     for text in (
         "Teams of four, second round. A card is missing from the pack when North counts her hand before the "
         "auction; the director is asked whether to redeal.",
         "Claim with no statement — declarer just put his cards down and said nothing. Opps called the TD.",
         "All four players pass on board 9. As she puts her cards back into the board, North says she had mis-sorted "
         "her hand and had a king among her diamonds.",  # "As …" finishes the sentence before: no revoke after it
+        "West has two penalty cards, the king and the four of hearts, lying face up. East wins trick 6 and is on lead.",
     ):
         assert matcher.match(text).incidents == ()
     two = matcher.match(
