@@ -17,8 +17,9 @@ when the examples vouch for its first law (``_agreed``).
 Phrases also come from what physically happened (``knowledge/actions.yaml``: "the ace went back into her
 hand"). A message of several sentences is also read sentence by sentence (phrases only): a law named by
 several of a story's sentences gains a few points for each after the first, two sentences that each name a
-different incident firmly (a sentence that asks names none; one that moves on, ", and later", is read as two)
-both stay among the candidates (``incidents``, with the sentence that told each),
+different incident firmly (a sentence that asks names none, nor one naming the event, the ruling or the play going
+on, nor one opening "As …", ``knowledge/incidents.yaml``; one that moves on, ", and later", is read as two) both stay
+among the candidates (``incidents``, with the sentence that told each),
 and the sentence that asks the question is read even when it lies past the first 500 characters. Reading
 each sentence with every signal and letting the one that names the irregularity or asks outweigh the whole
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
