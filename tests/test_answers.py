@@ -705,6 +705,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("At trick 9 declarer said 'I'm going to lose two more hearts'. Has declarer conceded them?", "68B1"),
         ("A defender claimed the rest; it only works if their partner discards the right card. Allowed?", "70D2"),
         ("Can I take into account that my opponent is a known wild overcaller when I choose my bid?", "16A2"),
+        ("We disagreed about 8 or 9 tricks, and dummy had already gathered up all the cards. Who wins?", "66D"),
         ("After the ruling on our insufficient bid, partner made the call that suited us best. Allowed?", "10C4"),
         (
             "declarer forbade a club lead, my partner's club queen penalty card was picked up, and I later led a club "
