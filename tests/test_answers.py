@@ -701,6 +701,17 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("We played the wrong board, nobody had played it before. Do we also play our own one?", "15B2"),
         ("RHO hesitated a long time, then passed. Can I act on that?", "73D1"),
         ("Could the next table hear us discussing the last hand? Is that a penalty?", "90B3"),
+        # the seventeenth round's kinds
+        ("At trick 9 declarer said 'I'm going to lose two more hearts'. Has declarer conceded them?", "68B1"),
+        ("A defender claimed the rest; it only works if their partner discards the right card. Allowed?", "70D2"),
+        ("Can I take into account that my opponent is a known wild overcaller when I choose my bid?", "16A2"),
+        ("We disagreed about 8 or 9 tricks, and dummy had already gathered up all the cards. Who wins?", "66D"),
+        ("After the ruling on our insufficient bid, partner made the call that suited us best. Allowed?", "10C4"),
+        (
+            "declarer forbade a club lead, my partner's club queen penalty card was picked up, and I later led a club "
+            "knowing partner had the queen. was that legal?",
+            "50E2",
+        ),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -740,6 +751,10 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "I overheard the next table discussing board 5 before we played it. What should I do?",
         # dummy spreading after a lead out of turn is not declarer's spread begun (54A)
         "wrong defender led, and dummy had already started putting his cards down. can i still refuse the lead?",
+        # a claim of tricks won, a declarer's claim, and a need for a top with partner's hesitation are not these
+        "declarer said 'I'll win the rest' and showed the hand. Is that a claim?",
+        "declarer claimed, but it depends on the club finesse. Do we get a trick?",
+        "partner hesitated and then I bid a slam because we needed a top. Was I allowed to?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic

@@ -118,7 +118,8 @@ DATA = Path(__file__).parent / "data"
     # fourteenth round's 30 of our own: 0.833 before its changes, 1.000 after (in sample). The fifteenth round's
     # 40 stories of our own: 0.500 before its changes, 0.900 after (in sample). The sixteenth round's 20 of
     # our own, on the kinds a strict reading of the sixteenth blind set found: 0.750 before its changes (10 right
-    # read strictly), 1.000 after (in sample).
+    # read strictly), 1.000 after (in sample). The seventeenth round's 20 of our own, on the kinds the strict
+    # reading of the seventeenth blind set found: 0.600 before its changes, 1.000 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -128,6 +129,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-n.jsonl", 0.9),
         ("player-questions-own-s.jsonl", 0.85),
         ("player-questions-own-t.jsonl", 0.9),
+        ("player-questions-own-u.jsonl", 0.9),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -146,7 +148,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout14b.jsonl", 0.84),
         ("player-questions-holdout15.jsonl", 0.78),
         ("player-questions-holdout16.jsonl", 0.95),
-        ("player-questions-holdout17.jsonl", 0.84),
+        ("player-questions-holdout17.jsonl", 0.92),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
@@ -165,6 +167,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-n.jsonl",
             "player-questions-own-s.jsonl",
             "player-questions-own-t.jsonl",
+            "player-questions-own-u.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
