@@ -464,7 +464,8 @@ class Matcher:
         for piece in pieces:
             if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
                 continue
-            if piece.text.split()[0].strip(",").lower() in self.continues:  # the sentence before, finished
+            first = piece.text.split(maxsplit=1)[:1]
+            if first and first[0].strip(",").lower() in self.continues:  # the sentence before, finished
                 continue
             law = min(piece.scores, key=lambda n: (-piece.scores[n], n))
             if law in self.follows:  # the director's ruling on the incident, or its event: not another incident
