@@ -314,6 +314,7 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
             "trick-twelve": "no",
             "established": "yes",
             "when-noticed": "too-late",
+            "request-time": "yes",
             "equity": "yes",
         },
         until="equity-adjust",
@@ -326,6 +327,7 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
             "trick-twelve": "no",
             "established": "yes",
             "when-noticed": "too-late",
+            "request-time": "yes",
             "equity": "yes",
             "adjusted-score/contest": "pairs",
             "adjusted-score/can-assign": "weighted",
@@ -333,6 +335,23 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
         },
     )
     assert done.finished and "WEIGHTED" in done.rulings[-1].text
+
+
+def test_revoke_found_after_the_time_for_a_ruling_leaves_the_score_as_entered() -> None:
+    # 92B: the right to request a ruling expires 30 minutes after the official score is available. A walk of a
+    # revoke found at home the next day went straight to an equity adjustment.
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "too-late",
+            "request-time": "no",
+        },
+    )
+    assert state.finished and "score stands as entered" in state.rulings[-1].text
+    assert state.rulings[-1].laws == ("64B5", "92B")
 
 
 def test_revoke_on_trick_twelve_before_the_hands_are_returned_is_corrected() -> None:
