@@ -306,14 +306,20 @@ def test_revoke_by_declarer_corrected_without_penalty() -> None:
     assert "no further rectification" in state.rulings[-1].text and "62B2" in state.rulings[-1].laws
 
 
+# An established revoke first pointed out after the round ended (64B5): every walk below starts here.
+FOUND_AFTER_THE_ROUND = {
+    "what-happened": "revoke",
+    "trick-twelve": "no",
+    "established": "yes",
+    "when-noticed": "too-late",
+}
+
+
 def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "too-late",
+            **FOUND_AFTER_THE_ROUND,
             "request-time": "yes",
             "equity": "yes",
         },
@@ -323,10 +329,7 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
     done = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "too-late",
+            **FOUND_AFTER_THE_ROUND,
             "request-time": "yes",
             "equity": "yes",
             "adjusted-score/contest": "pairs",
@@ -343,10 +346,7 @@ def test_revoke_found_after_the_time_for_a_ruling_leaves_the_score_as_entered() 
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "too-late",
+            **FOUND_AFTER_THE_ROUND,
             "request-time": "no",
         },
     )
