@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -220,11 +221,7 @@ class Matcher:
         curated = {w for p in self.phrases for w in re.findall(r"[a-z0-9]+", p.text.lower())}
         self.spelling = sorted(w for w in curated | self.normaliser.known if len(w) >= 4 and not w.isdigit())
         self.words = frozenset(curated | self.normaliser.known | STOPWORDS | per_word.keys())
-        self.phrase_mass = [sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases]
-        self.by_token: dict[str, list[int]] = {}
-        for index, phrase in enumerate(self.phrases):
-            for token in phrase.tokens:
-                self.by_token.setdefault(token, []).append(index)
+        self.index_phrases()
         self._corrections: dict[str, str | None] = {}
         self.examples = ExampleVotes((), self._example_tokens)
         self.bm25 = Bm25(documents)
@@ -409,25 +406,40 @@ class Matcher:
         where: dict[str, set[int]] = {}
         for position, word in enumerate(words):
             where.setdefault(word.text, set()).add(position)
-        held: dict[int, float] = {}  # per phrase, the weight of its words the query holds
-        for token in known:
-            weight = self.idf[token]
-            for index in self.by_token.get(token, ()):
-                held[index] = held.get(index, 0.0) + weight
         found: dict[int, list[tuple[float, _Phrase]]] = {}
-        for index, have in held.items():
-            if have < COVERAGE * self.phrase_mass[index]:
-                continue
+        words_held = [(token, self._phrase_runs[token]) for token in known if token in self._phrase_runs]
+        if not words_held:
+            return found
+        runs = [self._phrase_index[start:end] for _token, (start, end) in words_held]
+        weights = np.repeat([self.idf[token] for token, _run in words_held], [len(run) for run in runs])
+        held = np.bincount(np.concatenate(runs), weights, minlength=len(self.phrases))  # its words' weight held
+        for index in np.flatnonzero((held > 0) & (held >= COVERAGE * self.phrase_mass)).tolist():
+            have = float(held[index])
             phrase = self.phrases[index]
             if phrase.tokens[0] in ACTORS and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
                 have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
-            coverage = have / self.phrase_mass[index]
+            coverage = have / float(self.phrase_mass[index])
             if coverage >= COVERAGE:
                 order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         for phrases in found.values():
             phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
         return found
+
+    def index_phrases(self) -> None:
+        """Each word's phrases as one run of a flat array, and every phrase's weight: adding up a long
+        message's words phrase by phrase in Python was a quarter of matching it."""
+        self.phrase_mass = np.array([sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases])
+        by_token: dict[str, list[int]] = {}
+        for index, phrase in enumerate(self.phrases):
+            for token in phrase.tokens:
+                by_token.setdefault(token, []).append(index)
+        self._phrase_runs: dict[str, tuple[int, int]] = {}
+        flat: list[int] = []
+        for token, indices in by_token.items():
+            self._phrase_runs[token] = (len(flat), len(flat) + len(indices))
+            flat.extend(indices)
+        self._phrase_index = np.array(flat, dtype=np.int32)
 
     def _piece(self, part: str) -> _Piece:
         """One sentence's phrase scores per law (no broad signals: cheap enough for every sentence)."""
