@@ -275,6 +275,11 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "card-played-after-misinformation",
             "47E2(a)",
         ),
+        (
+            "i said 'the rest are yours' as a defender and my partner said no at once. is it a concession?",
+            "concession-partner-objects",
+            "68B2",
+        ),
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
