@@ -264,6 +264,29 @@ def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
     assert state.rulings[-1].laws == ("79C1", "79C2")
 
 
+def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered() -> None:
+    # 92B: a trick count disputed by e-mail the next morning was rescored under 79B3 with no time question (the
+    # seventh walk's wrong ruling).
+    late = {"what": "tricks", "from-claim": "no", "called-in-round": "no"}
+    state = answer("scoring-error", {**late, "request-time": "no"})
+    assert "score stands as entered" in state.rulings[-1].text and state.rulings[-1].laws == ("79B3", "92B")
+    in_time = answer("scoring-error", {**late, "request-time": "yes", "convinced": "yes"})
+    assert "changed to that result for both sides" in in_time.rulings[-1].text
+
+
+def test_a_revoke_found_after_play_is_ruled_by_the_revoke_chart_with_its_time_limit() -> None:
+    found = {
+        "what": "revoke",
+        "revoke/trick-twelve": "no",
+        "revoke/established": "yes",
+        "revoke/when-noticed": "too-late",
+        "revoke/request-time": "no",
+    }
+    state = answer("scoring-error", found)
+    assert state.finished and "score stands as entered" in state.rulings[-1].text
+    assert state.rulings[-1].laws == ("64B5", "92B")
+
+
 def test_appeal_in_pairs_without_partners_agreement_is_not_heard() -> None:
     state = answer("appeal", {"in-time": "yes", "concurrence": "no"})
     assert "shall not be heard" in state.rulings[-1].text and "92D1" in state.rulings[-1].laws
