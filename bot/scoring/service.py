@@ -29,6 +29,7 @@ _OUTCOME = re.compile(r"(\d+(?:\.\d+)?|\d+/\d+)\s*%\s*(\S+)")
 SCORE_LIMIT = 20_000  # beyond any board's score or difference of two (2 × 7,600)
 WORD_LIMIT = 200  # scores on one board; more is a paste gone wrong
 # 4SX=, -100, [Deal …], pass, N:AKQ2…, AKQ2.J98…, and adjust's plus, minus, average, avg
+_DEAL_START = re.compile(r"\[|[NESW]:|[AKQJT2-9x-]*\.", re.I)
 _FIGURES = re.compile(r"[0-9+\-−\[]|pass|[^ ]*[.:]|(plus|minus|average|avg)\b", re.I)
 
 
@@ -37,6 +38,12 @@ def reads_as_figures(words: Sequence[str]) -> bool:
     the rest of a sentence ("score was entered for the wrong pair", "deal was fouled"): typed without a
     slash, such a line is an incident to describe, not arithmetic."""
     return not words or _FIGURES.match(words[0]) is not None
+
+
+def reads_as_deal(words: Sequence[str]) -> bool:
+    """Whether the words after deal start a deal (a PBN record, ``N:`` or a hand such as AKQ2.J98.…) rather than a
+    sentence ("Deal 12, North dealer, …"), which is an incident to describe."""
+    return not words or _DEAL_START.match(words[0]) is not None
 
 
 def score_text(words: Sequence[str]) -> str:

@@ -71,6 +71,14 @@ SHORT_COMMANDS = frozenset(
     | {"resume", "parked", "rulings", "ruling", "board", "table", "offender", "side", "rules"}
 )
 SHORT_ARGUMENT = re.compile(r"[\w'-]*(\s+[\w'-]+)?")
+# Commands whose argument has a shape of its own: "club new NAME" or "club 3 …", "appeal 7 …", "poll A | B | C". A
+# line that starts with the word and goes on in another shape ("Club pairs, board 5 …", "Poll of five players
+# said …") is an incident to describe.
+ARGUMENT_SHAPES = {
+    "club": re.compile(r"(new\s.*|\d+\b.*)?", re.S),
+    "appeal": re.compile(r"(\d+\b.*)?", re.S),
+    "poll": re.compile(r"([^|]*\|){2}[^|]*|", re.S),
+}
 
 
 class TerminalChat:
@@ -104,8 +112,12 @@ class TerminalChat:
             return ""
         word, _, rest = text.partition(" ")
         command = self._commands().get(word.casefold())
-        if word.casefold() in SHORT_COMMANDS and not SHORT_ARGUMENT.fullmatch(rest.strip()):
+        argument = rest.strip()
+        if word.casefold() in SHORT_COMMANDS and not SHORT_ARGUMENT.fullmatch(argument):
             command = None
+        shape = ARGUMENT_SHAPES.get(word.casefold())
+        if shape is not None and not shape.fullmatch(argument) and not SHORT_ARGUMENT.fullmatch(argument):
+            command = None  # a short argument out of shape still gets the command's own help line
         try:
             if command is not None:
                 self.menu = ()
@@ -159,7 +171,7 @@ class TerminalChat:
             "imps": self._arithmetic("imps", service.imps_text),
             "mp": self._arithmetic("mp", service.mp_text),
             "adjust": self._arithmetic("adjust", service.adjust_text),
-            "deal": self._arithmetic("deal", service.deal_text),
+            "deal": self._arithmetic("deal", service.deal_text, service.reads_as_deal),
         }
 
     async def _describe(self, text: str) -> str:
@@ -349,13 +361,18 @@ class TerminalChat:
 
         return record_detail
 
-    def _arithmetic(self, word: str, compute: Callable[[list[str]], str]) -> Callable[[str], Awaitable[str]]:
+    def _arithmetic(
+        self,
+        word: str,
+        compute: Callable[[list[str]], str],
+        reads: Callable[[list[str]], bool] = service.reads_as_figures,
+    ) -> Callable[[str], Awaitable[str]]:
         """A scoring command: the service's text, or its one line when the input cannot be scored; a sentence
         that merely starts with the word ("score was entered for the wrong pair") is described instead."""
 
         async def arithmetic(rest: str) -> str:
             words = rest.split()
-            if not service.reads_as_figures(words):
+            if not reads(words):
                 return await self._describe(f"{word} {rest}")
             try:
                 return compute(words)
