@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from conftest import answer, note
 
+from bot.dialogs import Engine, load_charts
+from bot.dialogs.render import outcome_texts
+
 
 def test_dummy_who_looked_at_a_hand_points_out_a_defenders_lead_out_of_turn() -> None:
     # Dummy had peeked at East's cards; later West leads out of turn and dummy is first to say so (43B3).
@@ -83,7 +86,7 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
         },
         until="wrong-hand-park",
     )
-    assert parked.parked and "must lead from the correct hand" in parked.render(parked.node.park)
+    assert parked.parked and "must lead from the correct hand" in note(parked, "withdrawn").text
     state = answer(
         "lead-out-of-turn",
         {
@@ -119,6 +122,26 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     assert state.finished and state.rulings[-1].chart == "adjusted-score"
     assert "adjust-withdrawn" in [reached.node for reached in state.passed]
     assert "ASSIGNED adjusted score" in state.rulings[-1].text
+
+
+def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_states_and_cites_55b2() -> None:
+    # Walk 6 #94: West accepts, East (next in turn after dummy's lead) wants it retracted, so East prevails (55A);
+    # at the end of play nothing came of it. The ruling read out and its laws say what the table did: the card
+    # withdrawn and the lead made from the correct hand (55B2), not only the end-of-play check (55C).
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "declarer-wrong-hand",
+            "declarer-choice": "retract",
+            "information": "no",
+        },
+    )
+    assert state.finished and "must lead from the correct hand" in " ".join(outcome_texts(state))
+    assert Engine(load_charts()).ruling_laws(state)[:3] == ("55C", "55A", "55B2")
 
 
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
