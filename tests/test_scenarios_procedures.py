@@ -8,7 +8,10 @@ from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import answer_from, read_description
+from bot.dialogs.model import ScoreStep
 from bot.dialogs.scenario import walk_named
+from bot.rulings import score_usage
+from bot.scoring.service import ruling_score_text
 
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
@@ -62,11 +65,35 @@ def test_claim_needing_an_unstated_finesse_is_reduced() -> None:
             "trump-out": "no",
             "line-stated": "unstated-finesse",
             "showed-out": "no",
+            "claim-count": "one",
         },
     )
     assert state.finished
     assert "least successful normal line" in state.rulings[-1].text
     assert {"70A", "70E1"} <= set(state.rulings[-1].laws)
+
+
+def test_contested_3nt_claim_ruling_says_how_many_tricks_and_scores_the_claim_less_them() -> None:
+    # Walk 6 #87: South in 3NT claims the last five, "the diamonds are good", but they break 4-1 and the least
+    # successful normal line loses one. The ruling read out gives E-W that one trick (70D1), and Score it moves it
+    # from the result as claimed, with no example contract the table did not play.
+    state = answer(
+        "claim",
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "no",
+            "line-stated": "no",
+            "claim-count": "one",
+        },
+    )
+    ruling = state.rulings[-1]
+    assert ruling.node == "claim-reduced" and "the opponents get one trick of the tricks claimed" in ruling.text
+    assert "scored as claimed less one trick" in ruling.text and ruling.score == ScoreStep("transfer", 1)
+    assert "4S" not in score_usage(ruling.score) and "declarer or defenders" in score_usage(ruling.score)
+    assert ruling_score_text("transfer", 1, ["3NT+1", "nv", "declarer"]).startswith("+400 — 3NT= nv")
 
 
 def test_defender_concedes_and_partner_objects_at_once() -> None:
