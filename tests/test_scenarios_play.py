@@ -67,6 +67,18 @@ def test_declarer_calls_the_queen_after_lho_covers_and_wants_the_ace() -> None:
     assert "stays played" in state.rulings[-1].text and "45C4(b)" in state.rulings[-1].laws
 
 
+def test_declarer_says_spade_then_club_in_the_same_breath_the_defenders_card_already_played_stays() -> None:
+    # Walk 6 #98: "spade" from dummy, corrected at once to "club"; West's ♠5 was on the table before the call.
+    # 45C4(b) lets only a card played in turn after the card named be taken back: West's card stays played.
+    answers = {"what-happened": "changed", "since-played": "no", "slip": "yes"}
+    before = answer("card-from-dummy", {**answers, "played-after": "no"}).rulings[-1]
+    assert before.node == "change-allowed-before" and "before declarer named dummy's card stays played" in before.text
+    assert "47D" not in before.laws and "45C4(b)" in before.laws
+    after = answer("card-from-dummy", {**answers, "played-after": "yes"}).rulings[-1]
+    assert "played after the card was named may take that card back and play another" in after.text
+    assert {"45C4(b)", "47D"} <= set(after.laws)
+
+
 def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() -> None:
     state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no"})
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
