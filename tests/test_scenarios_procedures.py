@@ -9,6 +9,7 @@ from conftest import answer, note
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import answer_from, read_description
 from bot.dialogs.model import ScoreStep
+from bot.dialogs.render import outcome_texts
 from bot.dialogs.scenario import walk_named
 from bot.rulings import score_usage
 from bot.scoring.service import ruling_score_text
@@ -256,9 +257,13 @@ def test_an_assigned_score_cites_the_laws_of_its_own_form_of_contest(
 
 
 def test_only_a_knockout_split_score_cites_its_averaging() -> None:
-    """12C4 (non-balancing scores averaged in knockout play) is cited at teams, never at pairs or individual."""
+    """12C4 (non-balancing scores averaged in knockout play) is cited in a knockout match, never in Swiss teams,
+    pairs or an individual: the chart asks whether the team match is a knockout (sixth walk's note)."""
     path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "yes"}
-    assert "12C4" in _adjusted_laws({**path, "contest": "teams"})
+    assert "12C4" in _adjusted_laws({**path, "contest": "teams", "knockout": "yes"})
+    assert "12C4" not in _adjusted_laws({**path, "contest": "teams", "knockout": "no"})
+    swiss = answer("adjusted-score", {**path, "contest": "teams", "knockout": "no"})
+    assert "knockout" not in " ".join(outcome_texts(swiss)).lower()
     assert "12C4" not in _adjusted_laws({**path, "contest": "pairs"})
     assert "12C4" not in _adjusted_laws({**path, "contest": "individual"})
 
