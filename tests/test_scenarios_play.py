@@ -32,9 +32,9 @@ def test_dummy_who_peeked_and_told_declarer_is_subject_to_43b2_b3_not_freed_from
     parked = answer(
         "dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "yes"}, until="told-park"
     )
-    text = parked.render(parked.node.park)
-    assert "subject to Law 43B2–B3" in text and "loses" not in text
-    assert {"43B2", "43B3"} <= set(parked.node.laws)
+    told = note(parked, "told")
+    assert "subject to Law 43B2–B3" in told.text and "loses" not in told.text
+    assert {"43B2", "43B3"} <= set(told.laws)  # a note: the ruling at the end reads it and cites its laws
 
 
 def test_dummy_after_peeking_asks_no_spades_partner_declarer_substitutes_and_the_revoke_counts_as_established() -> None:
@@ -288,6 +288,7 @@ def test_declarer_knocks_a_card_out_of_a_defenders_hand_the_director_decides_whe
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
+    assert note(state, "pointed-late").laws == ("65B3",)  # the expired right is read in the ruling and cited
     state = answer(
         "tricks-and-inspection",
         {"what": "pointed", "pointed-when": "yes"},
