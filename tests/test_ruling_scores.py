@@ -141,7 +141,7 @@ async def test_the_terminal_scores_a_ruling_and_files_it(store: Store) -> None:
     await chat.handle("chart revoke")
     for number in REVOKE_TWO:
         ruling = await chat.handle(number)
-    assert "Score it: type score 1, then the contract and the result at the table" in ruling
+    assert "Score it: type score 1, then the contract played and its result at the table" in ruling
     assert await chat.handle("score 1 4S= vul") == "Say which side gives up the 2 tricks: declarer or defenders."
     assert await chat.handle("score 1 4S= vul defenders") == (
         "Ruling 1, filed on its record:\n+680 — 4♠+2 vul, declarer's side (4♠= at the table, 2 tricks to declarer)"
@@ -182,10 +182,10 @@ async def test_telegram_offers_score_it_under_the_ruling_and_files_the_reply(sto
     for label in ("The player who revoked", "Yes", "No, the adjustment is enough"):
         calls = await table.press(label)
     ruling = table.texts(calls)
-    assert "To work out the score, tap Score it and type the contract and the result at the table" in ruling
+    assert "To work out the score, tap Score it and type the contract played and its result at the table" in ruling
     sid = int(re.search(r"Session (\d+)", ruling).group(1))  # type: ignore[union-attr]
     await table.press("Score it", message=table.last_message(with_button="Score it"))
-    assert table.last_message()["text"].startswith(f"Score for ruling {sid}: type the contract and the result")
+    assert table.last_message()["text"].startswith(f"Score for ruling {sid}: type the contract played and its result")
     again = table.texts(await table.reply_to(f"Score for ruling {sid}", "4S= vul"))
     assert "Say which side gives up the 2 tricks: declarer or defenders." in again
     assert f"Score for ruling {sid}:" in again  # asked again: the next reply still goes to it

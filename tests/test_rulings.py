@@ -264,10 +264,11 @@ async def _adjusted(dialogs: Dialogs, description: str, *answers: str) -> Screen
 
 
 async def test_a_split_score_cites_knockout_averaging_only_in_a_knockout_match(store: Store) -> None:
-    """'Knockout' answers the form of contest: the split score shown and filed cites 12C4; a pairs game's does not."""
+    """'Knockout' answers the form of contest and whether the match is a knockout: the split score shown and
+    filed cites 12C4; a Swiss teams event's and a pairs game's do not."""
     dialogs = Dialogs(store, load_charts())
     rulings = Rulings(store, dialogs)
-    for description, cited in (("knockout match", True), ("pairs game", False)):
+    for description, cited in (("knockout match", True), ("swiss teams", False), ("pairs game", False)):
         screen = await _adjusted(dialogs, description, "damage", "yes", "single", "yes")
         assert screen.finished and screen.rulings[-1].node == "split-score"
         assert ("12C4" in screen.laws) is cited and screen.laws[0] == "12C1(e)"

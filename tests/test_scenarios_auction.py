@@ -273,6 +273,7 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
         {
             "any-call": "yes",
             "own-error": "yes",
+            "acted-first": "no",
             "what-exposed": "honour",
             "offender-role": "declaring",
             "aware": "no",
@@ -288,7 +289,13 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
 def test_two_cards_exposed_during_the_auction_cite_24c_not_24b_the_single_cards_law() -> None:
     # 24B is "a single card of honour rank or any card prematurely led"; two or more cards are 24C's. A walk
     # found two exposed cards (the ♥K and ♥Q) ruled citing 24B, which a director reads aloud as the law applied.
-    answers = {"any-call": "yes", "own-error": "yes", "what-exposed": "several", "offender-role": "declaring"}
+    answers = {
+        "any-call": "yes",
+        "own-error": "yes",
+        "acted-first": "no",
+        "what-exposed": "several",
+        "offender-role": "declaring",
+    }
     state = answer("card-exposed-during-auction", {**answers, "aware": "yes"})
     laws = Engine(load_charts()).ruling_laws(state)
     assert "24C" in laws and "24B" not in laws and "72C" in state.rulings[-1].laws
@@ -318,6 +325,24 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
         {"who-drew": "opponent", "players-acted": "non-offenders", "forfeit": "yes", "gained": "no"},
     )
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
+
+
+def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director_forfeits_rectification() -> None:
+    # Fifth walk #20: LHO's ♣A fell face up, partner handed it back and both sides bid on; the Director was called
+    # later. Law 24's chart now asks whether the non-offending side acted first (11A) before any forced pass or
+    # penalty card, and on forfeiture keeps only the unauthorized information and 11A's own adjustment.
+    answers = {"any-call": "yes", "own-error": "yes", "acted-first": "forfeited", "forfeited-used": "no"}
+    state = answer("card-exposed-during-auction", {**answers, "forfeited-gained": "no"})
+    said = " ".join(outcome_texts(state))
+    assert state.rulings[-1].node == "forfeited-stands" and "right to rectification is" in said
+    assert "need not pass" in said and "unauthorized for the offender's partner" in said
+    assert not any(a.step.node == "what-exposed" for a in state.answered)  # no 24B pass, no penalty card
+    assert Engine(load_charts()).ruling_laws(state)[:2] == ("24", "11A")
+    split = answer("card-exposed-during-auction", {**answers, "forfeited-gained": "yes"}).rulings[-1]
+    assert "takes away only that side's accrued advantage" in split.text and "11A" in split.laws
+    rectify = {"any-call": "yes", "own-error": "yes", "acted-first": "rectify"}
+    rectified = answer("card-exposed-during-auction", rectify, until="what-exposed")
+    assert rectified.node.id == "what-exposed"  # the Director may still rectify under Law 24
 
 
 def test_an_opponent_who_saw_a_card_by_accident_during_the_auction_may_use_it() -> None:

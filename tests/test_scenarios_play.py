@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from conftest import answer, note
 
+from bot.dialogs import Engine, load_charts
+from bot.dialogs.render import outcome_texts
+
 
 def test_dummy_who_looked_at_a_hand_points_out_a_defenders_lead_out_of_turn() -> None:
     # Dummy had peeked at East's cards; later West leads out of turn and dummy is first to say so (43B3).
@@ -29,9 +32,9 @@ def test_dummy_who_peeked_and_told_declarer_is_subject_to_43b2_b3_not_freed_from
     parked = answer(
         "dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "yes"}, until="told-park"
     )
-    text = parked.render(parked.node.park)
-    assert "subject to Law 43B2–B3" in text and "loses" not in text
-    assert {"43B2", "43B3"} <= set(parked.node.laws)
+    told = note(parked, "told")
+    assert "subject to Law 43B2–B3" in told.text and "loses" not in told.text
+    assert {"43B2", "43B3"} <= set(told.laws)  # a note: the ruling at the end reads it and cites its laws
 
 
 def test_dummy_after_peeking_asks_no_spades_partner_declarer_substitutes_and_the_revoke_counts_as_established() -> None:
@@ -64,6 +67,18 @@ def test_declarer_calls_the_queen_after_lho_covers_and_wants_the_ace() -> None:
     assert "stays played" in state.rulings[-1].text and "45C4(b)" in state.rulings[-1].laws
 
 
+def test_declarer_says_spade_then_club_in_the_same_breath_the_defenders_card_already_played_stays() -> None:
+    # Walk 6 #98: "spade" from dummy, corrected at once to "club"; West's ♠5 was on the table before the call.
+    # 45C4(b) lets only a card played in turn after the card named be taken back: West's card stays played.
+    answers = {"what-happened": "changed", "since-played": "no", "slip": "yes"}
+    before = answer("card-from-dummy", {**answers, "played-after": "no"}).rulings[-1]
+    assert before.node == "change-allowed-before" and "before declarer named dummy's card stays played" in before.text
+    assert "47D" not in before.laws and "45C4(b)" in before.laws
+    after = answer("card-from-dummy", {**answers, "played-after": "yes"}).rulings[-1]
+    assert "played after the card was named may take that card back and play another" in after.text
+    assert {"45C4(b)", "47D"} <= set(after.laws)
+
+
 def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() -> None:
     state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no"})
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
@@ -83,7 +98,7 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
         },
         until="wrong-hand-park",
     )
-    assert parked.parked and "must lead from the correct hand" in parked.render(parked.node.park)
+    assert parked.parked and "must lead from the correct hand" in note(parked, "withdrawn").text
     state = answer(
         "lead-out-of-turn",
         {
@@ -119,6 +134,26 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     assert state.finished and state.rulings[-1].chart == "adjusted-score"
     assert "adjust-withdrawn" in [reached.node for reached in state.passed]
     assert "ASSIGNED adjusted score" in state.rulings[-1].text
+
+
+def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_states_and_cites_55b2() -> None:
+    # Walk 6 #94: West accepts, East (next in turn after dummy's lead) wants it retracted, so East prevails (55A);
+    # at the end of play nothing came of it. The ruling read out and its laws say what the table did: the card
+    # withdrawn and the lead made from the correct hand (55B2), not only the end-of-play check (55C).
+    state = answer(
+        "lead-out-of-turn",
+        {
+            "opening": "no",
+            "told": "no",
+            "last-trick": "no",
+            "played-since": "no",
+            "who-led": "declarer-wrong-hand",
+            "declarer-choice": "retract",
+            "information": "no",
+        },
+    )
+    assert state.finished and "must lead from the correct hand" in " ".join(outcome_texts(state))
+    assert Engine(load_charts()).ruling_laws(state)[:3] == ("55C", "55A", "55B2")
 
 
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
@@ -253,6 +288,7 @@ def test_declarer_knocks_a_card_out_of_a_defenders_hand_the_director_decides_whe
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
+    assert note(state, "pointed-late").laws == ("65B3",)  # the expired right is read in the ruling and cited
     state = answer(
         "tricks-and-inspection",
         {"what": "pointed", "pointed-when": "yes"},

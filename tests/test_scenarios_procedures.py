@@ -8,7 +8,11 @@ from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import answer_from, read_description
+from bot.dialogs.model import ScoreStep
+from bot.dialogs.render import outcome_texts
 from bot.dialogs.scenario import walk_named
+from bot.rulings import score_usage
+from bot.scoring.service import ruling_score_text
 
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
@@ -62,11 +66,35 @@ def test_claim_needing_an_unstated_finesse_is_reduced() -> None:
             "trump-out": "no",
             "line-stated": "unstated-finesse",
             "showed-out": "no",
+            "claim-count": "one",
         },
     )
     assert state.finished
     assert "least successful normal line" in state.rulings[-1].text
     assert {"70A", "70E1"} <= set(state.rulings[-1].laws)
+
+
+def test_contested_3nt_claim_ruling_says_how_many_tricks_and_scores_the_claim_less_them() -> None:
+    # Walk 6 #87: South in 3NT claims the last five, "the diamonds are good", but they break 4-1 and the least
+    # successful normal line loses one. The ruling read out gives E-W that one trick (70D1), and Score it moves it
+    # from the result as claimed, with no example contract the table did not play.
+    state = answer(
+        "claim",
+        {
+            "what-said": "claim",
+            "faced-for-claim": "yes",
+            "agreed": "disputed",
+            "who-claimed": "declarer",
+            "trump-out": "no",
+            "line-stated": "no",
+            "claim-count": "one",
+        },
+    )
+    ruling = state.rulings[-1]
+    assert ruling.node == "claim-reduced" and "the opponents get one trick of the tricks claimed" in ruling.text
+    assert "scored as claimed less one trick" in ruling.text and ruling.score == ScoreStep("transfer", 1)
+    assert "4S" not in score_usage(ruling.score) and "declarer or defenders" in score_usage(ruling.score)
+    assert ruling_score_text("transfer", 1, ["3NT+1", "nv", "declarer"]).startswith("+400 — 3NT= nv")
 
 
 def test_defender_concedes_and_partner_objects_at_once() -> None:
@@ -229,9 +257,13 @@ def test_an_assigned_score_cites_the_laws_of_its_own_form_of_contest(
 
 
 def test_only_a_knockout_split_score_cites_its_averaging() -> None:
-    """12C4 (non-balancing scores averaged in knockout play) is cited at teams, never at pairs or individual."""
+    """12C4 (non-balancing scores averaged in knockout play) is cited in a knockout match, never in Swiss teams,
+    pairs or an individual: the chart asks whether the team match is a knockout (sixth walk's note)."""
     path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "yes"}
-    assert "12C4" in _adjusted_laws({**path, "contest": "teams"})
+    assert "12C4" in _adjusted_laws({**path, "contest": "teams", "knockout": "yes"})
+    assert "12C4" not in _adjusted_laws({**path, "contest": "teams", "knockout": "no"})
+    swiss = answer("adjusted-score", {**path, "contest": "teams", "knockout": "no"})
+    assert "knockout" not in " ".join(outcome_texts(swiss)).lower()
     assert "12C4" not in _adjusted_laws({**path, "contest": "pairs"})
     assert "12C4" not in _adjusted_laws({**path, "contest": "individual"})
 

@@ -77,6 +77,7 @@ async def test_back_restart_and_change_an_earlier_answer(demo: tuple[Application
     assert "Changing answer 1" in table.texts(calls)
     calls = await table.press("RHO")
     assert "Was another card exposed?" in table.texts(calls)  # the later answer still fits, so it is kept
+    assert "Kept from before — check them: 2. Was it an honour? → Yes, an honour" in table.texts(calls)
     assert "Who exposed a card?" in table.texts(await table.press("Restart"))
 
 

@@ -95,6 +95,27 @@ async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> N
     assert ruling.index("» The player substitutes") < ruling.index("• There are no lead restrictions")
 
 
+async def test_a_changed_answer_shows_the_later_answers_it_kept_before_the_ruling_rests_on_them(store: Store) -> None:
+    """Sixth walk, #84: answer 1 changed from "the opponent whose turn it was to lead" to "the offender's LHO"
+    kept answer 2 ("Yes, their own proper lead"), given for the other player, and went straight to a ruling; the
+    ruling now shows the kept answer above what is read aloud, with how to answer it again."""
+    charts = load_charts()
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]
+    chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+    await chat.handle("chart play-after-illegal-play")
+    await chat.handle("2")  # the opponent whose turn it was to lead
+    first = await chat.handle("1")  # their own proper lead
+    assert first.startswith("RULING — ") and "Kept from before" not in first
+    await chat.handle("change 1")
+    ruling = await chat.handle("1")  # the offender's LHO
+    assert ruling.startswith("RULING — ")
+    kept = "Kept from before — check them: 2. Was it that player's own turn to lead"
+    assert kept in ruling and "→ Yes, their own proper lead (type 'change N' to answer one again)" in ruling
+    assert ruling.index(kept) < ruling.index("• The proper lead stands")
+    await chat.handle("change 2")
+    assert "Kept from before" not in await chat.handle("2")  # the last answer changed: nothing after it was kept
+
+
 @pytest.mark.slow
 async def test_back_history_change_and_restart(chat: TerminalChat) -> None:
     await chat.handle("chart demo-main")

@@ -86,6 +86,15 @@ def description_line(answers: Sequence[Answered], change: str = "") -> str:
     return f"{line} — {change}" if change else line
 
 
+def kept_line(kept: Sequence[tuple[int, Answered]], change: str) -> str:
+    """ "Kept from before — check them: 6. Was it … → Yes" for the later answers a change kept
+    (``Screen.kept_answers``): each was given after the old answer, so the director sees it before relying on it."""
+    if not kept:
+        return ""
+    shown = "; ".join(f"{number}. {a.question} → {answer_words(a)}" for number, a in kept)
+    return f"Kept from before — check them: {shown} ({change})"
+
+
 def called_back_line(question: str) -> str:
     """The question a park's message asks for when the Director is called back (``Screen.after``): its buttons
     answer it there, with no Resume in between."""

@@ -89,6 +89,13 @@ class Screen:
     # A park's next question, when resuming leads to one: its options are the park's own (with its question key),
     # so the director called back answers it from the park's message, without a Resume in between.
     after: Screen | None = None
+    kept: tuple[int, ...] = ()  # just after a change: the numbers of the later answers it kept, shown so that no
+    # ruling rests unseen on an answer given in another answer's context
+
+    @property
+    def kept_answers(self) -> tuple[tuple[int, Answered], ...]:
+        """The answers a change just kept, with their numbers (``change N`` answers one again)."""
+        return tuple((number, self.path[number - 1]) for number in self.kept if number <= len(self.path))
 
     @property
     def finished(self) -> bool:
@@ -342,9 +349,11 @@ class Dialogs:
             raise Stale("That answer cannot be changed that way.", self._view(row, walk, events)) from exc
         changed = self.engine.walk(row.chart_id, steps, settings=walk.settings)
         taken = self._prefill(changed, _started(events))
-        return await self._record(
+        screen = await self._record(
             row, events, changed, [(EventKind.CHANGE, {"index": number - 1, "option": option}), *taken]
         )
+        kept = tuple(range(number + 1, len(steps) + 1))  # the answers after the changed one that still fit
+        return replace(screen, kept=kept) if kept else screen
 
     async def cancel(self, owner: str, session_id: int) -> None:
         """Abandon an unfinished session; its log is kept, it no longer appears among open sessions."""

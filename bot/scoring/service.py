@@ -209,18 +209,20 @@ def ruling_number(words: Sequence[str]) -> int | None:
 
 
 def ruling_usage(kind: str, tricks: int = 0) -> str:
-    """What to type to score a ruling of this kind (``bot.dialogs.model.ScoreStep``), with an example."""
+    """What to type to score a ruling of this kind (``bot.dialogs.model.ScoreStep``). The table's contract is
+    not known here, so a ruling's own score shows the form, never a contract ("4S-1 vul" on a 3NT claim reads
+    as the table's); an assigned score may be any contract, so its example stays."""
     if kind == "transfer":
         return (
-            f"the contract and the result at the table (or as claimed), the vulnerability, and the side that gives "
-            f"up the {_tricks(tricks)}, declarer or defenders: 4S= vul defenders"
+            f"the contract played and its result at the table or as claimed (=, +1, -2 …), vul or nv, and the side "
+            f"that gives up the {_tricks(tricks)}: declarer or defenders"
         )
     if kind == "adjusted":
         return (
             "the result assigned (4S= vul), or each result with its weight (60% 4S= 40% 4S-1 vul); add imps and the "
             "other table's score, or mp and the other tables' scores, for IMPs or matchpoints"
         )
-    return "the contract, the result awarded and the vulnerability: 4S-1 vul"
+    return "the contract played and the result awarded (=, +1, -2 …), then vul or nv"
 
 
 def ruling_score_text(kind: str, tricks: int, words: Sequence[str]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from telegram import ForceReply, InlineKeyboardMarkup
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, called_back_line, description_line, settings_line
+from bot.dialogs.render import answer_words, called_back_line, description_line, kept_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import quoted
 from bot.rulings import score_usage
@@ -88,6 +88,8 @@ def question_html(screen: Screen) -> str:
         lines.insert(1, f"<i>🏛 {esc(settings_line(screen.from_settings, '✎ Change an answer'))}</i>")
     if screen.from_description:
         lines.insert(1, f"<i>{esc(description_line(screen.from_description, '✎ Change an answer'))}</i>")
+    if screen.kept:
+        lines.insert(1, f"<i>{esc(kept_line(screen.kept_answers, '✎ Change an answer'))}</i>")
     if screen.regulation:
         lines.append(f"🏛 {esc(screen.regulation)}")
     lines += [f"📊 <b>Poll:</b> {esc(result)}" for result in screen.polled]
@@ -121,6 +123,8 @@ def ruling_html(book: LawBook, screen: Screen, seats: str = "") -> list[str]:
     lines = [f"⚖️ <b>Ruling — {esc(screen.chart_title)}</b>", ""]
     if seats:  # read first: the roles the ruling names, as seats at this table
         lines += [esc(seats), ""]
+    if screen.kept:
+        lines += [f"<i>{esc(kept_line(screen.kept_answers, '↩ Reopen to answer one again'))}</i>", ""]
     lines += [f"{mark} {esc(text)}" for mark, text in screen.read_aloud]
     lines += [f"<i>For you, not to read aloud: {esc(text)}</i>" for text in screen.aside]
     if screen.score:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.dialogs import Screen
-from bot.dialogs.render import answer_words, called_back_line, description_line, settings_line
+from bot.dialogs.render import answer_words, called_back_line, description_line, kept_line, settings_line
 from bot.laws import LawBook
 from bot.laws.text import format_passage
 from bot.rulings import RulingRecord, score_usage
@@ -27,6 +27,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
         lines.insert(1, settings_line(screen.from_settings, "type 'history', then 'change N' to correct one"))
     if screen.from_description:
         lines.insert(1, description_line(screen.from_description, "type 'history', then 'change N' to correct one"))
+    if screen.kept:
+        lines.insert(1, kept_line(screen.kept_answers, "type 'change N' to answer one again"))
     if screen.regulation:
         lines.append(f"  [{screen.regulation}]")
     lines += [f"  Poll: {result}" for result in screen.polled]
@@ -44,6 +46,8 @@ def screen_text(book: LawBook, screen: Screen) -> str:
 def ruling_text(book: LawBook, screen: Screen) -> str:
     """The final ruling: outcome, every law section it relies on (quoted), and the path that led there."""
     lines = [f"RULING — {screen.chart_title} (session {screen.session_id})", ""]
+    if screen.kept:
+        lines += [kept_line(screen.kept_answers, "type 'change N' to answer one again"), ""]
     lines += [f"{mark} {text}" for mark, text in screen.read_aloud]
     lines += [f"(for you, not to read aloud) {text}" for text in screen.aside]
     if screen.score:
