@@ -68,6 +68,17 @@ def test_a_jump_is_one_line_of_the_callers_snapshot_naming_the_chart_and_what_it
     assert "What was called out of rotation?" not in snapshot_text(CHARTS, "simultaneous-calls")
 
 
+def test_answers_leading_to_one_ruling_are_one_snapshot_path_with_each_rulings_words() -> None:
+    """A contested claim's count of tricks (one, two, three) repeated every walk before it three times in the
+    snapshot; folded, the walk is written once and each other answer's ruling under it."""
+    text = snapshot_text(CHARTS, "claim")
+    ruling = "RULING (70A, 70D1, 70E1): The claim is not accepted as made: the opponents get"
+    assert f"→ One trick\n{ruling} one trick" in text and f"\nOR → Two tricks\n{ruling} two tricks" in text
+    folded = enumerate_paths(CHARTS, "claim", fold=True)
+    assert len(folded) < len(enumerate_paths(CHARTS, "claim"))  # the tests still walk every answer, unfolded
+    assert "OR → Dummy\n\n" in snapshot_text(CHARTS, "revoke")  # the same words: no second ruling line
+
+
 def test_changing_a_called_chart_changes_only_its_own_snapshot() -> None:
     called = CHARTS["call-out-of-rotation"]
     node = next(n for n in called.nodes.values() if isinstance(n, Question))

@@ -12,10 +12,10 @@ forever; a park is resumed; a note is passed without a screen (its text goes wit
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.dialogs.engine import Engine, Reached, Step, Walk
-from bot.dialogs.model import AGAIN, Branch, Chart, Jump, Park, Repeat, choices
+from bot.dialogs.model import AGAIN, Branch, Chart, Jump, Park, Question, Repeat, Ruling, choices
 
 MAX_PATHS = 5000
 
@@ -26,6 +26,8 @@ class ChartPath:
     rulings: tuple[Reached, ...]
     parks: int
     given: tuple[tuple[str, str], ...] = ()  # variables a calling chart passed in, for this path
+    # folded (``enumerate_paths(fold=True)``): the step index and the other answers there that reach the same ruling
+    also: tuple[int, tuple[str, ...]] | None = None
 
     def describe(self, engine: Engine, chart_id: str) -> list[str]:
         """The path as a director reads it: what a caller passed, question → answer with the chart's notes
@@ -45,7 +47,24 @@ class ChartPath:
                 lines += [f"{a.question} → {a.answer}" for a in walk.answered[answered:]]
             lines += _jumps_since(engine, walk, values, trail)
         lines += _notes(walk, chart_id)
-        lines += [f"RULING ({', '.join(r.laws)}): {r.text}" for r in walk.rulings if r.chart == chart_id]
+        ruled = [f"({', '.join(r.laws)}): {r.text}" for r in walk.rulings if r.chart == chart_id]
+        lines += [f"RULING {line}" for line in ruled]
+        return lines + self._folded(engine, chart_id, ruled)
+
+    def _folded(self, engine: Engine, chart_id: str, ruled: list[str]) -> list[str]:
+        """Each other answer folded into this path, with its ruling where its words differ from the path's."""
+        if self.also is None:
+            return []
+        index, options = self.also
+        step = self.steps[index]
+        node = engine.charts[step.chart].nodes[step.node]
+        labels = {option_id: label for option_id, label, _target in choices(node)}
+        lines = []
+        for option in options:
+            steps = [*self.steps[:index], Step(step.chart, step.node, option), *self.steps[index + 1 :]]
+            other = engine.walk(chart_id, steps, dict(self.given))
+            said = [f"({', '.join(r.laws)}): {r.text}" for r in other.rulings if r.chart == chart_id]
+            lines += [f"OR → {labels[option]}", *([f"RULING {line}" for line in said] if said != ruled else [])]
         return lines
 
 
@@ -102,13 +121,19 @@ def _caller_values(caller: Chart, node: Jump) -> list[dict[str, str]]:
     return [{name: value for name, value in given.items() if value} for given in sets]
 
 
-def enumerate_paths(charts: Mapping[str, Chart], chart_id: str, limit: int = MAX_PATHS) -> list[ChartPath]:
-    """All paths of one chart, in a stable order; raises ValueError past ``limit`` (a chart too big to test)."""
+def enumerate_paths(
+    charts: Mapping[str, Chart], chart_id: str, limit: int = MAX_PATHS, fold: bool = False
+) -> list[ChartPath]:
+    """All paths of one chart, in a stable order; raises ValueError past ``limit`` (a chart too big to test).
+
+    ``fold``: answers of one question that lead straight to the same ruling (a count of tricks the ruling reads
+    out) are one path, the others named beside the first: what a reviewer reads in a snapshot, where every such
+    answer would otherwise repeat the whole walk before it. The tests walk every path, unfolded."""
     engine = Engine(charts)
     found: list[ChartPath] = []
     seen: set[tuple[tuple[Step, ...], tuple[Reached, ...]]] = set()
     for given in entry_values(charts, chart_id):
-        for path in _explore(engine, chart_id, [], {}, given):
+        for path in _explore(engine, chart_id, [], {}, given, fold):
             if (path.steps, path.rulings) in seen:
                 continue  # the same walk as with nothing given: the value made no difference
             seen.add((path.steps, path.rulings))
@@ -119,7 +144,12 @@ def enumerate_paths(charts: Mapping[str, Chart], chart_id: str, limit: int = MAX
 
 
 def _explore(
-    engine: Engine, chart_id: str, steps: list[Step], loops: dict[str, int], given: dict[str, str]
+    engine: Engine,
+    chart_id: str,
+    steps: list[Step],
+    loops: dict[str, int],
+    given: dict[str, str],
+    fold: bool = False,
 ) -> Iterator[ChartPath]:
     walk = engine.walk(chart_id, steps, given)
     if len(walk.frames) > 1:
@@ -130,7 +160,20 @@ def _explore(
         )
         return
     node = walk.node
-    for option_id, _label, _target in choices(node):
+    same_ruling: dict[str, list[str]] = {}  # a ruling node -> the answers that lead straight to it
+    if fold and isinstance(node, Question):
+        for option_id, _label, target in choices(node):
+            if isinstance(walk.chart.nodes.get(target), Ruling):
+                same_ruling.setdefault(target, []).append(option_id)
+    for option_id, _label, target in choices(node):
+        folded = same_ruling.get(target, [])
+        if folded[1:] and option_id != folded[0]:
+            continue  # folded into the path of the first answer reaching the same ruling
+        if folded[1:]:
+            step = Step(walk.chart.id, node.id, option_id)
+            for path in _explore(engine, chart_id, [*steps, step], loops, given, fold):
+                yield replace(path, also=(len(steps), tuple(folded[1:])))
+            continue
         key = f"{walk.chart.id}/{node.id}"
         if isinstance(node, Repeat) and option_id == AGAIN:
             if loops.get(key, 0) >= 1:
@@ -141,9 +184,10 @@ def _explore(
                 [*steps, Step(walk.chart.id, node.id, option_id)],
                 {**loops, key: loops.get(key, 0) + 1},
                 given,
+                fold,
             )
             continue
-        yield from _explore(engine, chart_id, [*steps, Step(walk.chart.id, node.id, option_id)], loops, given)
+        yield from _explore(engine, chart_id, [*steps, Step(walk.chart.id, node.id, option_id)], loops, given, fold)
 
 
 def _through_called_chart(engine: Engine, walk: Walk, steps: list[Step]) -> list[Step]:

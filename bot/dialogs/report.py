@@ -24,7 +24,7 @@ def snapshot_text(charts: Mapping[str, Chart], chart_id: str) -> str:
     chart = charts[chart_id]
     engine = Engine(charts)
     blocks = [f"# {chart.title} ({chart.id}, version {chart.version}, edition {chart.edition})"]
-    for number, path in enumerate(enumerate_paths(charts, chart_id), start=1):
+    for number, path in enumerate(enumerate_paths(charts, chart_id, fold=True), start=1):
         lines = path.describe(engine, chart_id)
         blocks.append("\n".join([f"## path {number}", *lines]))
     return "\n\n".join(blocks) + "\n"
@@ -82,7 +82,7 @@ def chart_index_markdown(charts: Mapping[str, Chart]) -> str:
     for chart in sorted(charts.values(), key=lambda c: c.id):
         questions = sum(isinstance(n, Question) for n in chart.nodes.values())
         rulings = sum(isinstance(n, Ruling) for n in chart.nodes.values())
-        paths = len(enumerate_paths(charts, chart.id))
+        paths = len(enumerate_paths(charts, chart.id, fold=True))
         laws = ", ".join(chart.laws)
         lines.append(f"| `{chart.id}` | {chart.title} | {laws} | {questions} | {rulings} | {paths} |")
     lines += [
