@@ -119,7 +119,9 @@ DATA = Path(__file__).parent / "data"
     # 40 stories of our own: 0.500 before its changes, 0.900 after (in sample). The sixteenth round's 20 of
     # our own, on the kinds a strict reading of the sixteenth blind set found: 0.750 before its changes (10 right
     # read strictly), 1.000 after (in sample). The seventeenth round's 20 of our own, on the kinds the strict
-    # reading of the seventeenth blind set found: 0.600 before its changes, 1.000 after (in sample).
+    # reading of the seventeenth blind set found: 0.600 before its changes, 1.000 after (in sample). The
+    # twentieth round's 40 of our own, on the kinds both strict readings left incomplete or off the point: 0.800
+    # before its changes, 1.000 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -130,6 +132,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-s.jsonl", 0.85),
         ("player-questions-own-t.jsonl", 0.9),
         ("player-questions-own-u.jsonl", 0.9),
+        ("player-questions-own-v.jsonl", 0.92),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -168,6 +171,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-s.jsonl",
             "player-questions-own-t.jsonl",
             "player-questions-own-u.jsonl",
+            "player-questions-own-v.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
