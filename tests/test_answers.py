@@ -717,6 +717,17 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "knowing partner had the queen. was that legal?",
             "50E2",
         ),
+        # the twentieth round's kinds: what the strict readings left incomplete or off the point
+        (
+            "LHO led when it was RHO's lead and I followed from dummy; only then did RHO say it had been his lead. "
+            "Does it stand?",
+            "53A",
+        ),
+        ("If my partner reneges, do I have to tell the opponents?", "72B2"),
+        ("Our 4H making was entered as 4H down and I saw it on the club website three days later. Fixable?", "79C1"),
+        ("whats the definition of a comparable call when someone bids out of turn?", "23A"),
+        ("RHO's 2D transfer wasn't alerted, and we only found out in the play. What can the TD do?", "21B1(a)"),
+        ("I had misexplained partner's bid and corrected it; the TD allowed LHO to change her bid. Right?", "21B1(a)"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -760,6 +771,12 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "declarer said 'I'll win the rest' and showed the hand. Is that a claim?",
         "declarer claimed, but it depends on the club finesse. Do we get a trick?",
         "partner hesitated and then I bid a slam because we needed a top. Was I allowed to?",
+        # a lead made because an opponent said it was the player's turn is 47E1's, even after dummy played to it;
+        # one's own side's missing alert is 20F5's; whether to alert is the regulations'; a comparable call used
+        "RHO told me it was my lead, so I led, and declarer played from dummy. Can I take it back?",
+        "my partner didn't alert my 2D transfer. what should I do?",
+        "do I have to alert a transfer over 1NT?",
+        "after my insufficient bid I made a comparable call. is partner barred?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
