@@ -57,6 +57,7 @@ from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
+from bot.matching.turns import Relation, load_relations, signalled
 
 log = logging.getLogger("bot.matching")
 
@@ -83,6 +84,7 @@ SEVERAL = 40.0  # phrase score at which a sentence of a story counts as naming a
 AGAIN = 3.0  # ... and the points a law gains for each sentence after the first that names it
 INCIDENT = 60.0  # phrase score at which a sentence's first law stands as an incident of its own ...
 BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
+TURN = 30.0  # points a law gains from a relation of seats and turns the message tells (knowledge/turns.yaml)
 MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
@@ -161,12 +163,15 @@ class Matcher:
         cache_dir: Path | None = None,
         background: bool = False,
         deciders: tuple[Decider, ...] | None = None,
+        relations: tuple[Relation, ...] | None = None,
     ) -> None:
         """``background``: read the worked examples on a thread, so the bot answers at once (with phrases and
         the laws' own words) and adds the examples' say about half a second later; ``learned`` tells when.
-        ``deciders``: those of ``knowledge/deciders.yaml`` unless given (a bench compares without them)."""
+        ``deciders``, ``relations``: those of ``knowledge/deciders.yaml`` and ``knowledge/turns.yaml`` unless given
+        (a bench compares without them)."""
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
+        self.relations = load_relations() if relations is None else relations
         incidents = _load_yaml("incidents.yaml")
         self.follows = frozenset(law_number(str(entry["law"])) for entry in incidents["follows"])
         self.continues = frozenset(str(word).lower() for word in incidents["continues"])
@@ -356,6 +361,9 @@ class Matcher:
         for law, times in named.items():
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
+        for law, times in signalled(self.relations, text[:MESSAGE]).items():
+            if law in self.book.laws:
+                totals[law] = totals.get(law, 0.0) + TURN * times
         self._decide(totals, text)
         read = dict(zip(parts, pieces, strict=False))  # a sentence not cut where it moves on is read already
         clauses = [clause for part in parts for clause in _clauses(part)]
