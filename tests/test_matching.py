@@ -16,10 +16,10 @@ from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries, token_cache
 from bot.matching.actions import lint_actions
-from bot.matching.deciders import decide, lint_deciders, load_deciders, words
+from bot.matching.deciders import decide, lint_deciders, load_deciders
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
-from bot.matching.turns import lint_turns, load_relations
+from bot.matching.turns import heard, lint_turns, load_relations
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
 BLIND = DATA.with_name("queries-blind.jsonl")
@@ -576,12 +576,15 @@ def test_a_call_or_lead_told_by_its_card_and_turn_gets_its_own_law_first(matcher
         ("the declarer took trick 7 with the king in her own hand and then led from dummy", {55}),
         ("partner had won the last trick but declarer told me it was my lead, so i led a diamond", {47}),
         ("a woman sitting behind my chair gasped when my partner played the king", {76}),
+        ("the queen of spades slipped out of declarer's hand and fell face up on the table at trick 5", {48}),
+        ("lho stared at his cards for a minute then passed, and his partner came in with 3 clubs", {16, 73}),
     ],
 )
 def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
     """Who was to act, who acted and what (``knowledge/turns.yaml``): a pass made while the seat with the first
     call had not called is Law 30, a lead after another seat won the trick 56, one an opponent said was the
-    player's turn 47; a spectator's reaction 76."""
+    player's turn 47; a spectator's reaction 76; declarer's own card fallen 48, not a penalty card (49); a long
+    pause then a call 16 or 73."""
     result = matcher.match(text)
     assert laws & {c.law for c in result.candidates[:2]}, result.candidates
 
@@ -589,7 +592,7 @@ def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, 
 def test_a_lead_after_ones_own_side_won_the_trick_is_not_a_lead_out_of_turn() -> None:
     """Winning a trick and leading to the next is the normal course of play: the relation needs a word against
     the turn ("but", "before", "instead")."""
-    said = words("partner won the trick with the ace and led a small club back")
+    said = heard("partner won the trick with the ace and led a small club back")
     assert not any(r.laws(said) for r in load_relations())
 
 

@@ -25,6 +25,10 @@ each sentence with every signal and letting the one that names the irregularity 
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
 stories more.
 
+A story that tells a call or a lead out of turn by seats and turns without naming it ("North is dealer but West put
+the 1♦ card on the table before North touched the bidding box") gains points for the laws of the relation it tells
+(``knowledge/turns.yaml``, ``bot.matching.turns``): who was to act, who acted, and what act decides the law.
+
 Last, when the first two laws are neighbours that differ in one detail (45 and 46: who named the card) and
 the message says that detail in a decider's words (``knowledge/deciders.yaml``, ``bot.matching.deciders``),
 the two swap places; a decider never brings in a law the signals did not rank.

@@ -21,7 +21,8 @@ from bot.laws.refs import law_number
 from bot.matching.deciders import words
 
 TURNS_FILE = KNOWLEDGE_DIR / "turns.yaml"
-GAP = r"(?:[^ ]+ ){0,4}"  # what "*" in a phrase stands for: up to four words ("before * had" → "before north had")
+GAP = r"(?:[^ |]+ ){0,4}"  # what "*" in a phrase stands for: up to four words ("before * had" → "before north had")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,7 @@ class Relation:
     by: tuple[tuple[re.Pattern[str] | None, tuple[int, ...]], ...]  # the act named → its laws; None: any act
 
     def laws(self, said: str) -> tuple[int, ...]:
-        """The laws the relation signals in a message's words (see ``deciders.words``); () when it is not said."""
+        """The laws the relation signals in a message's words (see ``heard``); () when it is not said."""
         if not all(p.search(said) for p in self.needs) or any(p.search(said) for p in self.bars):
             return ()
         return next((laws for act, laws in self.by if act is None or act.search(said)), ())
@@ -87,12 +88,19 @@ def _laws(laws: Any) -> tuple[int, ...]:
     return tuple(dict.fromkeys(law_number(str(law)) for law in laws))
 
 
+def heard(text: str) -> str:
+    """A message's words as the phrases are matched (``deciders.words``), a bar between its sentences: a phrase,
+    and a "*" in it, stays within a sentence ("… sitting there from before. LHO had passed" is not "before * had"),
+    while a relation's groups may be said in different sentences."""
+    return "|".join(words(part) for part in _SENTENCE_END.split(text))
+
+
 def signalled(relations: tuple[Relation, ...], text: str) -> dict[int, int]:
     """Per law, how many of the relations said in the text signal it."""
-    said = words(text)
+    words_heard = heard(text)
     counted: dict[int, int] = {}
     for relation in relations:
-        for law in relation.laws(said):
+        for law in relation.laws(words_heard):
             counted[law] = counted.get(law, 0) + 1
     return counted
 
