@@ -24,6 +24,7 @@ from bot.laws.text import describe_lookup, format_term
 from bot.matching.actions import lint_actions
 from bot.matching.deciders import lint_deciders
 from bot.matching.examples import lint_examples
+from bot.matching.turns import lint_turns
 from bot.rulings.settings import lint_authorities
 
 
@@ -56,6 +57,7 @@ def collect_lint() -> LintReport:
     report.extend(lint_examples(book))
     report.extend(lint_actions(book))
     report.extend(lint_deciders(book))
+    report.extend(lint_turns(book))
     try:
         charts = load_charts()
     except ChartError as exc:

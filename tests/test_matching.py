@@ -19,6 +19,7 @@ from bot.matching.actions import lint_actions
 from bot.matching.deciders import decide, lint_deciders, load_deciders
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
+from bot.matching.turns import heard, lint_turns, load_relations
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
 BLIND = DATA.with_name("queries-blind.jsonl")
@@ -564,6 +565,46 @@ def test_a_call_or_lead_told_by_its_card_and_turn_gets_its_own_law_first(matcher
     whatever bid came before it); a call by the player on lead after three passes is Law 39."""
     result = matcher.match(text)
     assert result.confident and result.candidates[0].law == law, result.candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("south had the first call, but west beat him to it with a pass", {30}),
+        ("my partner was dealer, but rho put out 2 clubs before he had called; i bid 2 hearts over it", {29, 31}),
+        ("dummy won trick 3 and then my partner, not dummy, led the queen of spades", {56, 53}),
+        ("the declarer took trick 7 with the king in her own hand and then led from dummy", {55}),
+        ("partner had won the last trick but declarer told me it was my lead, so i led a diamond", {47}),
+        ("a woman sitting behind my chair gasped when my partner played the king", {76}),
+        ("the queen of spades slipped out of declarer's hand and fell face up on the table at trick 5", {48}),
+        ("lho stared at his cards for a minute then passed, and his partner came in with 3 clubs", {16, 73}),
+    ],
+)
+def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """Who was to act, who acted and what (``knowledge/turns.yaml``): a pass made while the seat with the first
+    call had not called is Law 30, a lead after another seat won the trick 56, one an opponent said was the
+    player's turn 47; a spectator's reaction 76; declarer's own card fallen 48, not a penalty card (49); a long
+    pause then a call 16 or 73."""
+    result = matcher.match(text)
+    assert laws & {c.law for c in result.candidates[:2]}, result.candidates
+
+
+def test_a_lead_after_ones_own_side_won_the_trick_is_not_a_lead_out_of_turn() -> None:
+    """Winning a trick and leading to the next is the normal course of play: the relation needs a word against
+    the turn ("but", "before", "instead")."""
+    said = heard("partner won the trick with the ace and led a small club back")
+    assert not any(r.laws(said) for r in load_relations())
+
+
+def test_lint_checks_the_turns(tmp_path: Path) -> None:
+    assert not lint_turns(load_lawbook()).problems
+    bad = tmp_path / "turns.yaml"
+    bad.write_text(
+        'edition: "2017"\nwords:\n  a pass: [pass]\nrelations:\n'
+        '  - told: a pass\n    why: Law 30.\n    all: [a pass, a bid]\n    laws: ["30"]\n',
+        encoding="utf-8",
+    )
+    assert "no group of words named 'a bid'" in str(lint_turns(load_lawbook(), bad).problems)
 
 
 def test_lint_checks_the_physical_actions(tmp_path: Path) -> None:

@@ -25,6 +25,10 @@ each sentence with every signal and letting the one that names the irregularity 
 was measured and left out (bench/RESULTS.md): it helped real forum posts a little and cost the written
 stories more.
 
+A story that tells a call or a lead out of turn by seats and turns without naming it ("North is dealer but West put
+the 1♦ card on the table before North touched the bidding box") gains points for the laws of the relation it tells
+(``knowledge/turns.yaml``, ``bot.matching.turns``): who was to act, who acted, and what act decides the law.
+
 Last, when the first two laws are neighbours that differ in one detail (45 and 46: who named the card) and
 the message says that detail in a decider's words (``knowledge/deciders.yaml``, ``bot.matching.deciders``),
 the two swap places; a decider never brings in a law the signals did not rank.
@@ -58,6 +62,7 @@ from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
+from bot.matching.turns import Relation, load_relations, signalled
 
 log = logging.getLogger("bot.matching")
 
@@ -84,6 +89,7 @@ SEVERAL = 40.0  # phrase score at which a sentence of a story counts as naming a
 AGAIN = 3.0  # ... and the points a law gains for each sentence after the first that names it
 INCIDENT = 60.0  # phrase score at which a sentence's first law stands as an incident of its own ...
 BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
+TURN = 30.0  # points a law gains from a relation of seats and turns the message tells (knowledge/turns.yaml)
 MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
 HINT = (
     "Say who did what, and when — for example “LHO led out of turn”, “partner hesitated then bid 4♠”, "
@@ -162,12 +168,15 @@ class Matcher:
         cache_dir: Path | None = None,
         background: bool = False,
         deciders: tuple[Decider, ...] | None = None,
+        relations: tuple[Relation, ...] | None = None,
     ) -> None:
         """``background``: read the worked examples on a thread, so the bot answers at once (with phrases and
         the laws' own words) and adds the examples' say about half a second later; ``learned`` tells when.
-        ``deciders``: those of ``knowledge/deciders.yaml`` unless given (a bench compares without them)."""
+        ``deciders``, ``relations``: those of ``knowledge/deciders.yaml`` and ``knowledge/turns.yaml`` unless given
+        (a bench compares without them)."""
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
+        self.relations = load_relations() if relations is None else relations
         incidents = _load_yaml("incidents.yaml")
         self.follows = frozenset(law_number(str(entry["law"])) for entry in incidents["follows"])
         self.continues = frozenset(str(word).lower() for word in incidents["continues"])
@@ -353,6 +362,9 @@ class Matcher:
         for law, times in named.items():
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
+        for law, times in signalled(self.relations, text[:MESSAGE]).items():
+            if law in self.book.laws:
+                totals[law] = totals.get(law, 0.0) + TURN * times
         self._decide(totals, text)
         read = dict(zip(parts, pieces, strict=False))  # a sentence not cut where it moves on is read already
         clauses = [clause for part in parts for clause in _clauses(part)]
