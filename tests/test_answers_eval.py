@@ -153,6 +153,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout15.jsonl", 0.78),
         ("player-questions-holdout16.jsonl", 0.97),
         ("player-questions-holdout17.jsonl", 0.95),
+        ("player-questions-holdout19.jsonl", 0.85),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
