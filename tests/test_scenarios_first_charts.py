@@ -28,6 +28,12 @@ def test_loot_by_the_wrong_defender_declarer_spreads_and_becomes_dummy() -> None
     assert state.rulings[-1].laws == ("54A",)
 
 
+def test_loot_declarer_is_told_to_choose_without_consulting_dummy() -> None:
+    # The seventh walk: a lead accepted on dummy's advice; 10C2 was never named.
+    node = load_charts()["opening-lead-out-of-turn"].nodes["declarer-options"]
+    assert "10C2" in node.laws and "without consulting dummy" in (node.help or "")
+
+
 def test_loot_when_declarer_has_begun_to_spread_the_whole_hand_is_spread() -> None:
     state = answer(
         "opening-lead-out-of-turn",
