@@ -207,7 +207,7 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
 def test_weighted_score_records_each_result_and_its_weight() -> None:
     state = answer(
         "adjusted-score",
-        {"ask-reason": "damage", "damaged": "yes", "contest": "teams", "can-assign": "weighted"}
+        {"in-time": "yes", "ask-reason": "damage", "damaged": "yes", "contest": "teams", "can-assign": "weighted"}
         | {"self-inflicted": "no"},
     )
     assert "WEIGHTED" in state.rulings[-1].text and "12C1(c)" in state.rulings[-1].laws
@@ -215,14 +215,14 @@ def test_weighted_score_records_each_result_and_its_weight() -> None:
 
 def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() -> None:
     """A team match hears the team paragraph and IMPs, pairs hear matchpoints, and neither hears the other's."""
-    path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "no"}
+    path = {"in-time": "yes", "ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "no"}
     teams = answer("adjusted-score", {**path, "contest": "teams"}).rulings[-1].text
     pairs = answer("adjusted-score", {**path, "contest": "pairs"}).rulings[-1].text
     individual = answer("adjusted-score", {**path, "contest": "individual"}).rulings[-1].text
     assert "team match" in teams and "individual event" not in teams
     assert "team match" not in pairs and "individual event" not in pairs
     assert "individual event" in individual and "team match" not in individual
-    artificial = {"ask-reason": "no-result", "artificial-fault": "one-side"}
+    artificial = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
     at_imps = answer("adjusted-score", {**artificial, "contest-artificial": "teams"}).rulings[-1].text
     at_pairs = answer("adjusted-score", {**artificial, "contest-artificial": "pairs"}).rulings[-1].text
     assert "−3 IMPs" in at_imps and "matchpoints" not in at_imps
@@ -250,7 +250,14 @@ def test_an_assigned_score_cites_the_laws_of_its_own_form_of_contest(
     """A pairs game is never told the team match's Law 86B1, nor a team match the individual event's 12C3 and 89:
     the ruling read and filed cites the law of the paragraph it reads."""
     laws = _adjusted_laws(
-        {"ask-reason": "damage", "damaged": "yes", "contest": contest, "can-assign": kind, "self-inflicted": "no"}
+        {
+            "in-time": "yes",
+            "ask-reason": "damage",
+            "damaged": "yes",
+            "contest": contest,
+            "can-assign": kind,
+            "self-inflicted": "no",
+        }
     )
     assert laws[:2] == ({"single": "12C1(a)", "weighted": "12C1(c)"}[kind], "12C1(b)")
     assert all(law in laws for law in cited) and not any(law in laws for law in not_cited)
@@ -259,7 +266,7 @@ def test_an_assigned_score_cites_the_laws_of_its_own_form_of_contest(
 def test_only_a_knockout_split_score_cites_its_averaging() -> None:
     """12C4 (non-balancing scores averaged in knockout play) is cited in a knockout match, never in Swiss teams,
     pairs or an individual: the chart asks whether the team match is a knockout (sixth walk's note)."""
-    path = {"ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "yes"}
+    path = {"in-time": "yes", "ask-reason": "damage", "damaged": "yes", "can-assign": "single", "self-inflicted": "yes"}
     assert "12C4" in _adjusted_laws({**path, "contest": "teams", "knockout": "yes"})
     assert "12C4" not in _adjusted_laws({**path, "contest": "teams", "knockout": "no"})
     swiss = answer("adjusted-score", {**path, "contest": "teams", "knockout": "no"})
@@ -270,7 +277,7 @@ def test_only_a_knockout_split_score_cites_its_averaging() -> None:
 
 def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     """Average plus and minus are ±3 IMPs only at IMP play (12C2(b)); 12C3 only in an individual event."""
-    path = {"ask-reason": "no-result", "artificial-fault": "one-side"}
+    path = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
     teams = _adjusted_laws({**path, "contest-artificial": "teams"})
     pairs = _adjusted_laws({**path, "contest-artificial": "pairs"})
     individual = _adjusted_laws({**path, "contest-artificial": "individual"})
@@ -284,7 +291,12 @@ def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side
     """12C3: adjusted scores apply equally to both members of the offending side, even if only one offended."""
     state = answer(
         "adjusted-score",
-        {"ask-reason": "no-result", "contest-artificial": "individual", "artificial-fault": "one-side"},
+        {
+            "in-time": "yes",
+            "ask-reason": "no-result",
+            "contest-artificial": "individual",
+            "artificial-fault": "one-side",
+        },
     )
     assert "BOTH players of the side at fault" in state.rulings[-1].text and "12C3" in state.rulings[-1].laws
     assert "to each player at fault" not in state.rulings[-1].text
@@ -294,6 +306,14 @@ def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
     state = answer("scoring-error", {"what": "recorded", "in-period": "no", "after-period": "no"})
     assert "recorded score stands" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("79C1", "79C2")
+
+
+def test_an_adjusted_score_asked_for_after_the_time_for_a_ruling_is_refused() -> None:
+    # The eighth walk: a revoke seen in the hand records on the drive home, taken to "A score to adjust", was
+    # given an assigned adjusted score with no time question (12A, 92B, 81C3).
+    state = answer("adjusted-score", {"in-time": "no"})
+    assert "No adjusted score" in state.rulings[-1].text and "score stands as entered" in state.rulings[-1].text
+    assert state.rulings[-1].laws == ("12A", "92B", "81C3")
 
 
 def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered() -> None:
@@ -349,7 +369,12 @@ def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sid
 def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_average() -> None:
     state = answer(
         "adjusted-score",
-        {"ask-reason": "no-result", "contest-artificial": "teams", "artificial-fault": "directly-partly"},
+        {
+            "in-time": "yes",
+            "ask-reason": "no-result",
+            "contest-artificial": "teams",
+            "artificial-fault": "directly-partly",
+        },
     )
     text = state.rulings[-1].text
     assert "AVERAGE MINUS to the side directly at fault and AVERAGE to the side only partly" in text
@@ -584,3 +609,10 @@ def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregular
     assert state.rulings[-1].laws == ("29A",)
     laws = Engine(load_charts()).ruling_laws(state)
     assert laws == ("85A1", "29A")
+
+
+def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
+    # The eighth walk: "I'm drawing trumps and the clubs are good", answered "No" to "Did the claimer mention that
+    # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
+    node = load_charts()["claim"].nodes["trump-mentioned"]
+    assert "drawing trumps" in (node.help or "") and "Answer No only when" in (node.help or "")

@@ -315,7 +315,11 @@ class Dialogs:
     async def back(self, owner: str, session_id: int) -> Screen:
         row, walk, events = await self._load(owner, session_id)
         if not walk.steps:
-            raise Stale("This is the first question: there is nothing to undo.", self._view(row, walk, events))
+            raise Stale(
+                "This is the first question: there is nothing to undo. "
+                "If it is not the situation, describe what happened again.",
+                self._view(row, walk, events),
+            )
         walk = self.engine.walk(row.chart_id, walk.steps[:-1], settings=walk.settings)
         return await self._record(row, events, walk, [(EventKind.BACK, {})])
 
