@@ -616,3 +616,20 @@ def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
     # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
     node = load_charts()["claim"].nodes["trump-mentioned"]
     assert "drawing trumps" in (node.help or "") and "Answer No only when" in (node.help or "")
+
+
+def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -> None:
+    # The eighth walk (24b): the note "must … tell the opponents that … partner's explanation was wrong" stayed in a
+    # ruling whose last answer found the call, not the explanation, wrong (75C: nothing is corrected).
+    state = answer(
+        "explanation-of-calls",
+        {
+            "what": "partner-wrong",
+            "partner-wrong-who": "declaring",
+            "misinformation/agreement": "call",
+            "misinformation/mistaken-call": "no",
+        },
+    )
+    said = " ".join(outcome_texts(state))
+    assert "Mistaken call, not mistaken explanation" in said
+    assert "If the explanation did not match the partnership's agreement" in said
