@@ -19,6 +19,21 @@ K1 = 1.2  # how fast repeats of a word in one law stop adding
 B = 0.75  # how much a long law's document is discounted
 
 
+def flat_runs(
+    gathered: Mapping[str, list[tuple[int, float]]],
+) -> tuple[dict[str, tuple[int, int]], np.ndarray, np.ndarray]:
+    """Each key's (position, value) pairs as one run of two flat arrays: where its run starts and ends, every
+    position, every value. Summing a query's runs with numpy is what makes a long message cheap to score."""
+    runs: dict[str, tuple[int, int]] = {}
+    positions: list[int] = []
+    values: list[float] = []
+    for key, pairs in gathered.items():
+        runs[key] = (len(positions), len(positions) + len(pairs))
+        positions.extend(position for position, _ in pairs)
+        values.extend(value for _, value in pairs)
+    return runs, np.array(positions, dtype=np.int32), np.array(values, dtype=np.float64)
+
+
 class Bm25:
     """Scores documents (laws, or worked examples) for a set of query tokens; every term's contribution is
     computed once, at start-up.
@@ -40,15 +55,7 @@ class Bm25:
                 idf = math.log(1 + (total - found + 0.5) / (found + 0.5))
                 gathered.setdefault(token, []).append((position, idf * count * (K1 + 1) / (count + norm)))
         self.keys = list(documents)
-        self.runs: dict[str, tuple[int, int]] = {}
-        positions: list[int] = []
-        parts: list[float] = []
-        for token, found in gathered.items():
-            self.runs[token] = (len(positions), len(positions) + len(found))
-            positions.extend(position for position, _ in found)
-            parts.extend(part for _, part in found)
-        self._positions = np.array(positions, dtype=np.int32)
-        self._parts = np.array(parts, dtype=np.float64)
+        self.runs, self._positions, self._parts = flat_runs(gathered)
         self.vocabulary = {key: frozenset(doc) for key, doc in documents.items()}
 
     def _summed(self, tokens: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,7 @@ import numpy as np
 from bot.laws.book import KNOWLEDGE_DIR, LawBook
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
-from bot.matching.bm25 import Bm25
+from bot.matching.bm25 import Bm25, flat_runs
 from bot.matching.normalise import THAI, clean, thai_key
 
 EXAMPLES_DIR = KNOWLEDGE_DIR / "examples"
@@ -168,15 +168,7 @@ class ExampleVotes:
         for position, law in enumerate(self.laws):
             for feature, count in counts[law].items():
                 seen.setdefault(feature, []).append((position, math.log(count + SMOOTHING) - math.log(SMOOTHING)))
-        self.lift_runs: dict[str, tuple[int, int]] = {}
-        positions: list[int] = []
-        lifts: list[float] = []
-        for feature, pairs in seen.items():
-            self.lift_runs[feature] = (len(positions), len(positions) + len(pairs))
-            positions.extend(position for position, _ in pairs)
-            lifts.extend(lift for _, lift in pairs)
-        self._lift_law = np.array(positions, dtype=np.int32)
-        self._lift = np.array(lifts, dtype=np.float64)
+        self.lift_runs, self._lift_law, self._lift = flat_runs(seen)
 
     def _weighted(self, found: Counter[str]) -> dict[str, float]:
         """An example's features as naive Bayes learns them: log(1 + count) × the feature's IDF over the examples."""
