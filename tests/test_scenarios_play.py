@@ -84,17 +84,22 @@ def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() ->
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
 
 
+FROM_THE_WRONG_HAND_RETRACTED = {
+    "opening": "no",
+    "told": "no",
+    "last-trick": "no",
+    "played-since": "no",
+    "who-led": "declarer-wrong-hand",
+    "declarer-choice": "retract",
+}
+
+
 def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_him() -> None:
     # WBF example: declarer leads the jack from dummy instead of from hand, RHO refuses, declarer finesses RHO.
     parked = answer(
         "lead-out-of-turn",
         {
-            "opening": "no",
-            "told": "no",
-            "last-trick": "no",
-            "played-since": "no",
-            "who-led": "declarer-wrong-hand",
-            "declarer-choice": "retract",
+            **FROM_THE_WRONG_HAND_RETRACTED,
         },
         until="wrong-hand-park",
     )
@@ -102,12 +107,7 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     state = answer(
         "lead-out-of-turn",
         {
-            "opening": "no",
-            "told": "no",
-            "last-trick": "no",
-            "played-since": "no",
-            "who-led": "declarer-wrong-hand",
-            "declarer-choice": "retract",
+            **FROM_THE_WRONG_HAND_RETRACTED,
             "information": "yes",
         },
         until="information-note",
@@ -116,12 +116,7 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     state = answer(
         "lead-out-of-turn",
         {
-            "opening": "no",
-            "told": "no",
-            "last-trick": "no",
-            "played-since": "no",
-            "who-led": "declarer-wrong-hand",
-            "declarer-choice": "retract",
+            **FROM_THE_WRONG_HAND_RETRACTED,
             "information": "yes",
             "unauthorised-information/suggested": "yes",
             "unauthorised-information/logical-alternative": "yes",
@@ -143,12 +138,7 @@ def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_s
     state = answer(
         "lead-out-of-turn",
         {
-            "opening": "no",
-            "told": "no",
-            "last-trick": "no",
-            "played-since": "no",
-            "who-led": "declarer-wrong-hand",
-            "declarer-choice": "retract",
+            **FROM_THE_WRONG_HAND_RETRACTED,
             "information": "no",
         },
     )

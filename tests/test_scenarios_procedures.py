@@ -54,16 +54,21 @@ def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
     assert "Continue" not in [a.answer for a in state.answered]  # the procedure's notes need no tap
 
 
+CONTESTED_BY_DECLARER_NO_TRUMP_OUT = {
+    "what-said": "claim",
+    "faced-for-claim": "yes",
+    "agreed": "disputed",
+    "who-claimed": "declarer",
+    "trump-out": "no",
+}
+
+
 def test_claim_needing_an_unstated_finesse_is_reduced() -> None:
     # AJ97 opposite KT86, "all mine", no word about the queen: the finesse is deemed to lose.
     state = answer(
         "claim",
         {
-            "what-said": "claim",
-            "faced-for-claim": "yes",
-            "agreed": "disputed",
-            "who-claimed": "declarer",
-            "trump-out": "no",
+            **CONTESTED_BY_DECLARER_NO_TRUMP_OUT,
             "line-stated": "unstated-finesse",
             "showed-out": "no",
             "claim-count": "one",
@@ -81,11 +86,7 @@ def test_contested_3nt_claim_ruling_says_how_many_tricks_and_scores_the_claim_le
     state = answer(
         "claim",
         {
-            "what-said": "claim",
-            "faced-for-claim": "yes",
-            "agreed": "disputed",
-            "who-claimed": "declarer",
-            "trump-out": "no",
+            **CONTESTED_BY_DECLARER_NO_TRUMP_OUT,
             "line-stated": "no",
             "claim-count": "one",
         },
@@ -571,11 +572,7 @@ def test_a_claim_accepted_on_an_opponent_known_to_show_out_is_not_called_the_sta
     state = answer(
         "claim",
         {
-            "what-said": "claim",
-            "faced-for-claim": "yes",
-            "agreed": "disputed",
-            "who-claimed": "declarer",
-            "trump-out": "no",
+            **CONTESTED_BY_DECLARER_NO_TRUMP_OUT,
             "line-stated": "unstated-finesse",
             "showed-out": "yes",
         },
