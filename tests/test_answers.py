@@ -729,7 +729,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("RHO's 2D transfer wasn't alerted, and we only found out in the play. What can the TD do?", "21B1(a)"),
         ("I had misexplained partner's bid and corrected it; the TD allowed LHO to change her bid. Right?", "21B1(a)"),
         # the twenty-first round's kinds: the nineteenth strict reading's
-        ("Defending, I told declarer the last two were his; my partner said no at once. Are my cards penalty cards?", "68B2"),
+        ("Defending, I told declarer the last two were his; my partner said no at once. Penalty cards?", "68B2"),
         ("Must the TD tell players that they are entitled to appeal?", "83"),
         ("Is it an offence to compare results with a pair at another table halfway through the evening?", "90B4"),
         ("Partner doubled our own 1NT by mistake and LHO then bid 2H. Does the double stand?", "36A"),
@@ -737,8 +737,8 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("Declarer simply faced his cards at trick 11. Was that a claim?", "68A"),
         ("LHO corrected her revoke before the next trick. Can dummy's card be changed too?", "62C1"),
         ("RHO said they had no agreement about 2S, but their system card says it's weak. Redress?", "75B1"),
-        ("Should I tell the opps about partner's habits, like pre-empting on very thin suits, when they ask?", "40B5(a)"),
-        ("LHO laid his 1C on the table before my partner had called, and partner bid 1H without noticing. Now?", "28B"),
+        ("Should I tell the opps about partner's habits, like pre-empting on thin suits, when they ask?", "40B5(a)"),
+        ("LHO laid his 1C on the table before my partner had called; partner didn't notice and bid 1H. Now?", "28B"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
