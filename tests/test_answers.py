@@ -728,6 +728,17 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("whats the definition of a comparable call when someone bids out of turn?", "23A"),
         ("RHO's 2D transfer wasn't alerted, and we only found out in the play. What can the TD do?", "21B1(a)"),
         ("I had misexplained partner's bid and corrected it; the TD allowed LHO to change her bid. Right?", "21B1(a)"),
+        # the twenty-first round's kinds: the nineteenth strict reading's
+        ("Defending, I told declarer the last two were his; my partner said no at once. Penalty cards?", "68B2"),
+        ("Must the TD tell players that they are entitled to appeal?", "83"),
+        ("Is it an offence to compare results with a pair at another table halfway through the evening?", "90B4"),
+        ("Partner doubled our own 1NT by mistake and LHO then bid 2H. Does the double stand?", "36A"),
+        ("Declarer claimed; she had to guess who held the king of spades and never mentioned it. Our trick?", "70E1"),
+        ("Declarer simply faced his cards at trick 11. Was that a claim?", "68A"),
+        ("LHO corrected her revoke before the next trick. Can dummy's card be changed too?", "62C1"),
+        ("RHO said they had no agreement about 2S, but their system card says it's weak. Redress?", "75B1"),
+        ("Should I tell the opps about partner's habits, like pre-empting on thin suits, when they ask?", "40B5(a)"),
+        ("LHO laid his 1C on the table before my partner had called; partner didn't notice and bid 1H. Now?", "28B"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -777,6 +788,11 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "my partner didn't alert my 2D transfer. what should I do?",
         "do I have to alert a transfer over 1NT?",
         "after my insufficient bid I made a comparable call. is partner barred?",
+        # declarer's own concession; how to appeal; a revoke's own card; an opponent doubling partner's bid
+        "declarer conceded the last trick and dummy objected straight away. does the concession stand?",
+        "the TD told us we can appeal. how long do we have?",
+        "I revoked and corrected it before the next trick. Can I change my card?",
+        "RHO doubled my partner's 1NT, and I bid 2C. Is that Stayman?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
