@@ -619,6 +619,23 @@ def test_a_casebook_auction_told_by_compass_seats_finds_its_law(matcher: Matcher
 
 
 @pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("5D by West. South faces the 7 of hearts to start; North says it was his lead. Ruling?", {54}),
+        ("North declares 3NT. West takes trick 8 with the spade ace, and then East leads a heart.", {56, 53}),
+        ("East is declarer. Dummy won trick 2 with the queen; East now leads a club from his hand.", {55}),
+        ("2S by North. At trick 4 dummy leads a heart and West plays the ace before East has played.", {57}),
+    ],
+)
+def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """The play told by seats: declarer's left-hand opponent leads first (another defender's opening lead is 54),
+    the seat that won a trick leads to the next (a defender's lead otherwise 56 or 53, declarer's from the other
+    hand 55), and a defender who plays before the seat before him is 57."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "North opens 1H, South responds 2C and North rebids 2H.",  # the opponents' passes are left out
@@ -626,11 +643,14 @@ def test_a_casebook_auction_told_by_compass_seats_finds_its_law(matcher: Matcher
         "North, declarer in 3NT (1NT - 2C - 2D - 3NT), leads from dummy.",  # the contract, then its auction
         "South opened 1NT and North bid 2D. South wants to bid 2D again.",  # a call wanted is not made
         "West 1S, North pass, East 2S. North's pass was slow; after 2S the director came.",  # a bid named again
+        "South is in 3NT. West won trick 3 with the king, and South faces his hand and claims.",  # a claim
+        "East declares 4H. West wins trick 5 and leads a spade; dummy wins and East leads from dummy.",  # in turn
     ],
 )
-def test_an_auction_in_order_signals_nothing(text: str) -> None:
+def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
     """A story that leaves out the opponents' passes, counts tricks by suit, or names a bid again after it was
-    made tells no call out of rotation and no insufficient bid."""
+    made tells no call out of rotation and no insufficient bid; a claim after a trick, or leads by the seats
+    that won the tricks, no lead out of turn."""
     assert load_compass(TURNS_FILE).signals(text) == ()
 
 

@@ -1,4 +1,4 @@
-"""The auction told by compass seats (``knowledge/turns.yaml``, ``compass``): who was to call, who called, and what.
+"""The auction and play told by compass seats (``knowledge/turns.yaml``, ``compass``): whose turn, who acted, and how.
 
 A club director's casebook entry names seats, not irregularities: "Board 6, East dealer. East opens 1♦ and, before
 South has called, West says 'pass'", "West 1♠, North pass, East 2♠, and North, before South has called, doubles",
@@ -6,7 +6,8 @@ South has called, West says 'pass'", "West 1♠, North pass, East 2♠, and Nort
 seats can. The auction is read in order: a seat said not to have called yet gives the turn, each call is
 bound to the seat that made it, and a call by another seat is out of rotation (the call decides the law);
 the next call, by the player whose turn it was or by the offender's left-hand opponent, calls over it; a bid in
-rotation no higher than the last is insufficient. What each reading signals is data in the same file.
+rotation no higher than the last is insufficient. The play likewise (``Play``): declarer's seat gives the opening
+leader, the seat that won a trick the next leader. What each reading signals is data in the same file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bot.laws.book import read_yaml
 from bot.laws.refs import law_number
 
 SEATS = ("north", "east", "south", "west")  # clockwise: the next seat is the left-hand opponent
+PLAYERS = (*SEATS, "declarer", "dummy")
 _SUITS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"})
 _STRAINS = {"c": "c", "club": "c", "clubs": "c", "d": "d", "diamond": "d", "diamonds": "d", "h": "h"}
 _STRAINS |= {"heart": "h", "hearts": "h", "s": "s", "spade": "s", "spades": "s", "nt": "nt", "n": "nt"}
@@ -36,6 +38,10 @@ _LETTER_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.;!?,:]")
 _SENTENCE_END = frozenset(".;!?")
 SPELLED = "spelledout"
+_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
+_CONTRACT_BY = re.compile(
+    r"(?:^| )([1-7](?:c|d|h|s|nt)) (?:spelledout )?(?:doubled |redoubled |x |xx )?by (north|east|south|west)"
+)  # "4H by South": declarer's seat
 GAP = 4  # what "*" in a phrase stands for: up to four words
 
 
@@ -66,6 +72,79 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
+class Play:
+    """The play told by seats: declarer's seat, the seat on lead or due to play, who won a trick and who then led
+    or played. Declarer's left-hand opponent makes the opening lead; the seat that won a trick leads to the next;
+    a defender plays after the seat before him. "Declarer" and "dummy" are seats once declarer's is told."""
+
+    declarer: tuple[re.Pattern[str], ...]
+    on_lead: tuple[re.Pattern[str], ...]
+    due: tuple[re.Pattern[str], ...]
+    leads: frozenset[str]
+    plays: frozenset[str]
+    wins: frozenset[str]
+    opening: frozenset[str]
+    laws: dict[str, tuple[int, ...]]
+
+    def readings(self, tokens: list[str]) -> list[int]:
+        """The laws of the play's readings, in order."""
+        joined = " ".join(tokens)
+        declarer = next((m["seat"] for p in self.declarer for m in p.finditer(joined)), None)
+        declarer = declarer or next((m[2] for m in _CONTRACT_BY.finditer(joined)), None)
+        if declarer not in SEATS:
+            declarer = None
+        leader = next((m["seat"] for p in self.on_lead for m in p.finditer(joined)), None)
+        dues = _phrases(tokens, self.due)
+        signals: list[int] = []
+        won: str | None = None
+        opening = not self.opening.isdisjoint(tokens) or "trick" not in tokens
+        for at, word in enumerate(tokens):
+            actor = self._actor(tokens, at, declarer)
+            if actor is None:
+                continue
+            if word in self.wins:
+                won, opening = actor, False
+                continue
+            if word not in self.leads | self.plays or {"hand", "hands", "cards"} & set(tokens[at + 1 : at + 3]):
+                continue  # "faces his hand", "puts her cards down": a claim or the dummy, not a card played
+            actor = _hand(tokens, at, actor, declarer)
+            due = next((_seat_of(seat, declarer) for first, last, seat in dues if _near(tokens, first, last, at)), None)
+            defender = declarer is not None and actor not in (declarer, _partner(declarer))
+            if due is not None and due != actor and defender and word in self.plays:
+                signals.extend(self.laws["a defender's play before the seat due to play"])
+            elif won is not None and actor != won:
+                same_side = declarer is not None and {actor, won} == {declarer, _partner(declarer)}
+                if same_side:
+                    signals.extend(self.laws["declarer's lead from the hand that did not win"])
+                elif defender or declarer is None:
+                    signals.extend(self.laws["a defender's lead after another seat won"])
+            elif opening and word in self.leads:
+                owed = _seat_of(leader, declarer) or (_left(declarer) if declarer else None)
+                if owed is not None and actor != owed and (defender or declarer is None):
+                    signals.extend(self.laws["the wrong defender's opening lead"])
+            else:
+                continue
+            won, opening = None, False
+        return signals
+
+    def _actor(self, tokens: list[str], at: int, declarer: str | None) -> str | None:
+        """The seat that did what the word at ``at`` says: the nearest seat (or declarer, dummy) before it in the
+        sentence, within six words and no pronoun between; one named as owner ("dummy's ace wins") only for winning
+        a trick."""
+        if tokens[at] not in self.wins | self.leads | self.plays:
+            return None
+        for j in range(at - 1, max(-1, at - 7), -1):
+            word = tokens[j]
+            if word in ".!?" or word in _SUBJECTS:
+                return None  # "dummy, when he had won": the pronoun did it, not the seat before it
+            owner = word.endswith("'s")
+            seat = _seat_of(word.removesuffix("'s"), declarer)
+            if seat is not None and (not owner or tokens[at] in self.wins):
+                return seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class Compass:
     """The phrases that tell a seat due to call, the words of calls and of the seat they are bound to, and the laws
     of each reading."""
@@ -78,31 +157,18 @@ class Compass:
     settled: frozenset[str]
     laws: dict[str, tuple[int, ...]]
     weight: int
+    play: Play
 
     def signals(self, text: str) -> tuple[int, ...]:
-        """The laws the auction told by seats signals, one per reading (a law twice when read twice)."""
+        """The laws the auction and the play told by seats signal, one per reading (a law twice when read twice),
+        each counted ``weight`` times."""
         tokens = table_words(text)
         if not any(t in SEATS for t in tokens):
             return ()
-        dues = self._dues(tokens)
-        return self._auction(self._calls(tokens, dues), tokens)
-
-    def _dues(self, tokens: list[str]) -> list[tuple[int, int, str]]:
-        """Each phrase telling a seat had not called yet: its first and last token and the seat; its tokens are
-        then blanked so that the seat it names is not read as a caller."""
-        joined = " ".join(tokens)
-        starts = [m.start() for m in re.finditer(r"\S+", joined)]
-        found = []
-        for pattern in self.due:
-            for m in pattern.finditer(joined):
-                first = starts.index(m.start(1)) if m.start(1) in starts else None
-                if first is None:
-                    continue
-                last = first + len(m[1].split()) - 1
-                found.append((first, last, m["seat"]))
-        for first, last, _seat in found:
-            tokens[first : last + 1] = [","] * (last + 1 - first)
-        return sorted(found)
+        play = self.play.readings(list(tokens))
+        dues = _phrases(tokens, self.due)
+        signals = [*self._auction(self._calls(tokens, dues), tokens), *play]
+        return tuple(law for law in signals for _ in range(self.weight))
 
     def _calls(self, tokens: list[str], dues: list[tuple[int, int, str]]) -> list[Call]:
         calls: list[Call] = []
@@ -186,7 +252,7 @@ class Compass:
             if call.bid and last and call.bid <= last:
                 signals.extend(self.laws["insufficient"])
             last = call.bid or last
-        return tuple(law for law in signals for _ in range(self.weight))
+        return tuple(signals)
 
     def _listed(self, calls: list[Call], index: int, tokens: list[str]) -> bool:
         """A call no seat is named for counts in the auction only in a list of calls ("1♥ – pass – 2♣"): next to
@@ -205,6 +271,51 @@ class Compass:
 
 def _left(seat: str) -> str:
     return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def _partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+def _seat_of(word: str | None, declarer: str | None) -> str | None:
+    """A seat named, or declarer's or dummy's once declarer's seat is known."""
+    if word in SEATS:
+        return word
+    if declarer is None:
+        return None
+    return {"declarer": declarer, "dummy": _partner(declarer)}.get(word or "")
+
+
+def _hand(tokens: list[str], at: int, actor: str, declarer: str | None) -> str:
+    """Declarer's card played "from dummy" or "from the table" is dummy's, "from hand" declarer's own."""
+    if declarer is None or actor not in (declarer, _partner(declarer)):
+        return actor
+    after = " ".join(tokens[at + 1 : at + 8]).split(" . ")[0]
+    found = re.search(r"\bfrom (?:the )?(dummy|table|board)\b|\bfrom (?:his |her |my )?(?:own )?(hand)\b", after)
+    if found is None:
+        return actor
+    return declarer if found[2] else _partner(declarer)
+
+
+def _near(tokens: list[str], first: int, last: int, at: int) -> bool:
+    """A phrase and a word in the same sentence."""
+    return _sentence(tokens, first) == _sentence(tokens, at) and not first <= at <= last
+
+
+def _phrases(tokens: list[str], patterns: tuple[re.Pattern[str], ...]) -> list[tuple[int, int, str]]:
+    """Each phrase found: its first and last token and the seat it names; its tokens are then blanked, so that
+    the seat it names ("before South has called") is not read as the one who acted."""
+    joined = " ".join(tokens)
+    starts = [m.start() for m in re.finditer(r"\S+", joined)]
+    found = []
+    for pattern in patterns:
+        for m in pattern.finditer(joined):
+            if m.start(1) in starts:
+                first = starts.index(m.start(1))
+                found.append((first, first + len(m[1].split()) - 1, m["seat"]))
+    for first, last, _seat in found:
+        tokens[first : last + 1] = [","] * (last + 1 - first)
+    return sorted(found)
 
 
 def _sentence(tokens: list[str], at: int) -> int:
@@ -226,7 +337,9 @@ def load_compass(path: Path) -> Compass:
     laws = {str(reading): tuple(law_number(str(law)) for law in said) for reading, said in part["laws"].items()}
     needed = {f"{kind} out of rotation" for kind in [*calls, "bid"]}
     needed |= {"insufficient", "called over by the player whose turn it was"}
-    needed |= {"called over by the offender's left-hand opponent"}
+    needed |= {"called over by the offender's left-hand opponent", "a defender's play before the seat due to play"}
+    needed |= {"declarer's lead from the hand that did not win", "a defender's lead after another seat won"}
+    needed |= {"the wrong defender's opening lead"}
     missing = sorted(needed - set(laws))
     if missing:
         raise ValueError(f"{path.name}: compass: no laws for {missing[0]!r}")
@@ -239,10 +352,20 @@ def load_compass(path: Path) -> Compass:
         frozenset(str(w) for w in part["settled"]),
         laws,
         int(part["weight"]),
+        Play(
+            tuple(_seat_phrase(p, PLAYERS) for p in part["declarer"]),
+            tuple(_seat_phrase(p, PLAYERS) for p in part["on lead"]),
+            tuple(_seat_phrase(p, PLAYERS) for p in part["due to play"]),
+            frozenset(str(w) for w in part["leads"]),
+            frozenset(str(w) for w in part["plays"]),
+            frozenset(str(w) for w in part["wins"]),
+            frozenset(str(w) for w in part["opening"]),
+            laws,
+        ),
     )
 
 
-def _seat_phrase(phrase: Any) -> re.Pattern[str]:
+def _seat_phrase(phrase: Any, who: tuple[str, ...] = SEATS) -> re.Pattern[str]:
     """A phrase naming a seat as SEAT ("before SEAT has called"): commas may fall between its words, "*" stands
     for up to four words; the whole phrase is group 1, the seat group ``seat``."""
     body = ""
@@ -250,7 +373,7 @@ def _seat_phrase(phrase: Any) -> re.Pattern[str]:
         if word == "*":
             body += rf" (?:[^ .;!?]+ ){{0,{GAP}}}"
             continue
-        seat = f"(?P<seat>{'|'.join(SEATS)})"
+        seat = f"(?P<seat>{'|'.join(who)})"
         part = seat + word[4:] if word in ("seat", "seat's") else re.escape(word)
         body += part if not body else (part if body.endswith("} ") else r" (?:, )?" + part)
     if "?P<seat>" not in body:
