@@ -38,6 +38,7 @@ _LETTER_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.;!?,:]")
 _SENTENCE_END = frozenset(".;!?")
 SPELLED = "spelledout"
+_BID_TOKEN = re.compile(r"[1-7](?:c|d|h|s|nt)")
 _SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
 _CONTRACT_BY = re.compile(
     r"(?:^| )([1-7](?:c|d|h|s|nt)) (?:spelledout )?(?:doubled |redoubled |x |xx )?by (north|east|south|west)"
@@ -77,9 +78,9 @@ class Play:
     or played. Declarer's left-hand opponent makes the opening lead; the seat that won a trick leads to the next;
     a defender plays after the seat before him. "Declarer" and "dummy" are seats once declarer's is told."""
 
-    declarer: tuple[re.Pattern[str], ...]
-    on_lead: tuple[re.Pattern[str], ...]
-    due: tuple[re.Pattern[str], ...]
+    declarer: re.Pattern[str]
+    on_lead: re.Pattern[str]
+    due: re.Pattern[str]
     leads: frozenset[str]
     plays: frozenset[str]
     wins: frozenset[str]
@@ -89,11 +90,11 @@ class Play:
     def readings(self, tokens: list[str]) -> list[int]:
         """The laws of the play's readings, in order."""
         joined = " ".join(tokens)
-        declarer = next((m["seat"] for p in self.declarer for m in p.finditer(joined)), None)
+        declarer = next((_seat(m) for m in self.declarer.finditer(joined)), None)
         declarer = declarer or next((m[2] for m in _CONTRACT_BY.finditer(joined)), None)
         if declarer not in SEATS:
             declarer = None
-        leader = next((m["seat"] for p in self.on_lead for m in p.finditer(joined)), None)
+        leader = next((_seat(m) for m in self.on_lead.finditer(joined)), None)
         dues = _phrases(tokens, self.due)
         signals: list[int] = []
         won: str | None = None
@@ -149,7 +150,7 @@ class Compass:
     """The phrases that tell a seat due to call, the words of calls and of the seat they are bound to, and the laws
     of each reading."""
 
-    due: tuple[re.Pattern[str], ...]
+    due: re.Pattern[str]
     calls: dict[str, frozenset[str]]
     verbs: frozenset[str]
     bids: frozenset[str]
@@ -172,17 +173,17 @@ class Compass:
 
     def _calls(self, tokens: list[str], dues: list[tuple[int, int, str]]) -> list[Call]:
         calls: list[Call] = []
-        for i, token in enumerate(tokens):
-            kind = self._kind(tokens, i)
+        kinds = [self._kind(tokens, i) for i in range(len(tokens))]
+        for i, (token, kind) in enumerate(zip(tokens, kinds, strict=True)):
             if kind is None:
                 continue
             bid = (int(token[0]), _RANK[token[1:]]) if kind == "bid" and token[0].isdigit() else None
-            calls.append(Call(i, self._caller(tokens, i, token), kind, bid))
+            calls.append(Call(i, self._caller(tokens, kinds, i), kind, bid))
         return [self._due(call, calls, dues, tokens) for call in calls]
 
     def _kind(self, tokens: list[str], i: int) -> str | None:
         token = tokens[i]
-        if re.fullmatch(r"[1-7](?:c|d|h|s|nt)", token):
+        if _BID_TOKEN.fullmatch(token):
             return "bid"
         pair = f"{token} {tokens[i + 1]}" if i + 1 < len(tokens) else ""
         for kind, said in self.calls.items():
@@ -192,19 +193,19 @@ class Compass:
             return "bid"  # "West bids again": a bid whose level is not told
         return None
 
-    def _caller(self, tokens: list[str], i: int, token: str) -> str | None:
+    def _caller(self, tokens: list[str], kinds: list[str | None], i: int) -> str | None:
         """The seat that made the call at ``i``: the nearest seat before it in the sentence, with no other call,
         seat or word that puts the call apart from it (a contract "by South", "South declares 4♠") between,
         and either next to it ("West 1♠") or joined by a verb of calling ("East, not noticing, bids 1♠")."""
         between: list[str] = []
         for j in range(i - 1, max(-1, i - 10), -1):
             word = tokens[j]
-            if word in _SENTENCE_END or word in self.apart or self._kind(tokens, j):
+            if word in _SENTENCE_END or word in self.apart or kinds[j]:
                 return None
             if word in SEATS:
                 words_between = [w for w in between if w not in {",", ":"}]
                 near = not words_between or words_between in (["then"], ["now"], ["also"])
-                joined = any(w in self.verbs for w in between) or token in self.verbs
+                joined = any(w in self.verbs for w in between) or tokens[i] in self.verbs
                 return word if near or joined else None
             between.append(word)
         return None
@@ -302,18 +303,17 @@ def _near(tokens: list[str], first: int, last: int, at: int) -> bool:
     return _sentence(tokens, first) == _sentence(tokens, at) and not first <= at <= last
 
 
-def _phrases(tokens: list[str], patterns: tuple[re.Pattern[str], ...]) -> list[tuple[int, int, str]]:
+def _phrases(tokens: list[str], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
     """Each phrase found: its first and last token and the seat it names; its tokens are then blanked, so that
     the seat it names ("before South has called") is not read as the one who acted."""
     joined = " ".join(tokens)
     starts = [m.start() for m in re.finditer(r"\S+", joined)]
     found = []
-    for pattern in patterns:
-        for m in pattern.finditer(joined):
-            if m.start(1) in starts:
-                first = starts.index(m.start(1))
-                found.append((first, first + len(m[1].split()) - 1, m["seat"]))
-    for first, last, _seat in found:
+    for m in pattern.finditer(joined):
+        if m.start(1) in starts:
+            first = starts.index(m.start(1))
+            found.append((first, first + len(m[1].split()) - 1, _seat(m)))
+    for first, last, _named in found:
         tokens[first : last + 1] = [","] * (last + 1 - first)
     return sorted(found)
 
@@ -344,7 +344,7 @@ def load_compass(path: Path) -> Compass:
     if missing:
         raise ValueError(f"{path.name}: compass: no laws for {missing[0]!r}")
     return Compass(
-        tuple(_seat_phrase(p) for p in part["due"]),
+        _seat_phrases(part["due"], SEATS),
         calls,
         frozenset(str(w) for w in part["verbs"]),
         frozenset(str(w) for w in part["bids"]),
@@ -353,9 +353,9 @@ def load_compass(path: Path) -> Compass:
         laws,
         int(part["weight"]),
         Play(
-            tuple(_seat_phrase(p, PLAYERS) for p in part["declarer"]),
-            tuple(_seat_phrase(p, PLAYERS) for p in part["on lead"]),
-            tuple(_seat_phrase(p, PLAYERS) for p in part["due to play"]),
+            _seat_phrases(part["declarer"], PLAYERS),
+            _seat_phrases(part["on lead"], PLAYERS),
+            _seat_phrases(part["due to play"], PLAYERS),
             frozenset(str(w) for w in part["leads"]),
             frozenset(str(w) for w in part["plays"]),
             frozenset(str(w) for w in part["wins"]),
@@ -365,17 +365,28 @@ def load_compass(path: Path) -> Compass:
     )
 
 
-def _seat_phrase(phrase: Any, who: tuple[str, ...] = SEATS) -> re.Pattern[str]:
-    """A phrase naming a seat as SEAT ("before SEAT has called"): commas may fall between its words, "*" stands
-    for up to four words; the whole phrase is group 1, the seat group ``seat``."""
-    body = ""
-    for word in str(phrase).lower().split():
-        if word == "*":
-            body += rf" (?:[^ .;!?]+ ){{0,{GAP}}}"
-            continue
-        seat = f"(?P<seat>{'|'.join(who)})"
-        part = seat + word[4:] if word in ("seat", "seat's") else re.escape(word)
-        body += part if not body else (part if body.endswith("} ") else r" (?:, )?" + part)
-    if "?P<seat>" not in body:
-        raise ValueError(f"a compass phrase must name SEAT: {phrase!r}")
-    return re.compile(rf"(?:^| )({body})(?= |$)")
+def _seat_phrases(phrases: Any, who: tuple[str, ...]) -> re.Pattern[str]:
+    """The phrases naming a seat as SEAT ("before SEAT has called"), one pattern: commas may fall between their
+    words, "*" stands for up to four words; the whole phrase found is group 1, its seat the group ``s<n>`` of the
+    phrase (``_seat``)."""
+    if not isinstance(phrases, list) or not phrases:
+        raise ValueError("a list of compass phrases is empty")
+    bodies = []
+    for number, phrase in enumerate(phrases):
+        body = ""
+        for word in str(phrase).lower().split():
+            if word == "*":
+                body += rf" (?:[^ .;!?]+ ){{0,{GAP}}}"
+                continue
+            seat = f"(?P<s{number}>{'|'.join(who)})"
+            part = seat + word[4:] if word in ("seat", "seat's") else re.escape(word)
+            body += part if not body else (part if body.endswith("} ") else r" (?:, )?" + part)
+        if f"?P<s{number}>" not in body:
+            raise ValueError(f"a compass phrase must name SEAT: {phrase!r}")
+        bodies.append(body)
+    return re.compile(rf"(?:^| )({'|'.join(bodies)})(?= |$)")
+
+
+def _seat(found: re.Match[str]) -> str:
+    """The seat a phrase found names."""
+    return next(seat for name, seat in found.groupdict().items() if seat is not None)
