@@ -645,6 +645,7 @@ def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str,
         "West 1S, North pass, East 2S. North's pass was slow; after 2S the director came.",  # a bid named again
         "South is in 3NT. West won trick 3 with the king, and South faces his hand and claims.",  # a claim
         "East declares 4H. West wins trick 5 and leads a spade; dummy wins and East leads from dummy.",  # in turn
+        "West bid 3D just as North, whose turn it was, put down 3C.",  # two calls at once (Law 33)
     ],
 )
 def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
@@ -652,6 +653,23 @@ def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
     made tells no call out of rotation and no insufficient bid; a claim after a trick, or leads by the seats
     that won the tricks, no lead out of turn."""
     assert load_compass(TURNS_FILE).signals(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "law"),
+    [
+        ("West passed before South had called, and North, not noticing, also passed.", 29),  # the phrase follows West's
+        ("North, before South has called, passes; East then bids 1H.", 29),  # set off: the call after it
+        (
+            "West doubled at North's turn; North then passed. West's new call was not comparable to the withdrawn one.",
+            32,
+        ),
+    ],
+)
+def test_the_seat_due_is_bound_to_its_call(text: str, law: int) -> None:
+    """ "Before South had called" after a call tells that call's turn, and set off by commas the call after it; a
+    story that goes on to the withdrawn call's own rectification is that call's law, not the call over it."""
+    assert set(load_compass(TURNS_FILE).signals(text)) == {law}
 
 
 def test_lint_checks_the_turns(tmp_path: Path) -> None:

@@ -151,11 +151,13 @@ class Compass:
     of each reading."""
 
     due: re.Pattern[str]
+    together: re.Pattern[str]
     calls: dict[str, frozenset[str]]
     verbs: frozenset[str]
     bids: frozenset[str]
     apart: frozenset[str]
     settled: frozenset[str]
+    rectified: frozenset[str]
     laws: dict[str, tuple[int, ...]]
     weight: int
     play: Play
@@ -168,7 +170,8 @@ class Compass:
             return ()
         play = self.play.readings(list(tokens))
         dues = _phrases(tokens, self.due)
-        signals = [*self._auction(self._calls(tokens, dues), tokens), *play]
+        together = self.together.search(" ".join(tokens)) is not None  # calls at once (Law 33): no order to read
+        signals = [*([] if together else self._auction(self._calls(tokens, dues), tokens)), *play]
         return tuple(law for law in signals for _ in range(self.weight))
 
     def _calls(self, tokens: list[str], dues: list[tuple[int, int, str]]) -> list[Call]:
@@ -212,12 +215,16 @@ class Compass:
 
     def _due(self, call: Call, calls: list[Call], dues: list[tuple[int, int, str]], tokens: list[str]) -> Call:
         """The seat due to call when this call was made: a phrase in its sentence saying that seat had not called
-        yet, bound to the first call after it in the sentence, else to the nearest one before it."""
+        yet, bound to the call it follows ("West passed before South had called, and North also passed": West's),
+        or, set off by a comma or opening the sentence, to the first call after it ("North, before South has
+        called, doubles"); else to the nearest call on the other side."""
         for first, last, seat in dues:
             sentence = _sentence(tokens, first)
             after = [c for c in calls if c.at > last and _sentence(tokens, c.at) == sentence]
             before = [c for c in calls if c.at < first and _sentence(tokens, c.at) == sentence]
-            bound = after[0] if after else (before[-1] if before else None)
+            set_off = first == 0 or tokens[first - 1] in {",", ":", *_SENTENCE_END}
+            near = (after[:1] if set_off else before[-1:]) or (before[-1:] if set_off else after[:1])
+            bound = near[0] if near else None
             if bound is call:
                 return Call(call.at, call.seat, call.kind, call.bid, seat)
         return call
@@ -237,7 +244,8 @@ class Compass:
                 last = None  # a bid named again after the auction ("North's 2♦ was alerted") is not a call
             if over is not None and call.seat is not None:
                 offender, owed = over
-                if not self.settled & set(tokens[offender.at : call.at]):
+                dealt = self.settled & set(tokens[offender.at : call.at]) or self.rectified & set(tokens[call.at :])
+                if not dealt:
                     reading = "called over by the player whose turn it was" if call.seat == owed else None
                     if call.seat == _left(offender.seat or call.seat) and reading is None:
                         reading = "called over by the offender's left-hand opponent"
@@ -345,11 +353,13 @@ def load_compass(path: Path) -> Compass:
         raise ValueError(f"{path.name}: compass: no laws for {missing[0]!r}")
     return Compass(
         _seat_phrases(part["due"], SEATS),
+        re.compile("|".join(rf"(?:^| ){re.escape(' '.join(str(p).lower().split()))}(?= |$)" for p in part["together"])),
         calls,
         frozenset(str(w) for w in part["verbs"]),
         frozenset(str(w) for w in part["bids"]),
         frozenset(str(w) for w in part["apart"]),
         frozenset(str(w) for w in part["settled"]),
+        frozenset(str(w) for w in part["rectified"]),
         laws,
         int(part["weight"]),
         Play(
