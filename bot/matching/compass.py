@@ -39,7 +39,7 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.;!?,:]")
 _SENTENCE_END = frozenset(".;!?")
 SPELLED = "spelledout"
 _BID_TOKEN = re.compile(r"[1-7](?:c|d|h|s|nt)")
-_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you"})
+_SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "anyone", "anybody", "nobody", "everyone", "someone"})
 _CONTRACT_BY = re.compile(
     r"(?:^| )([1-7](?:c|d|h|s|nt)) (?:spelledout )?(?:doubled |redoubled |x |xx )?by (north|east|south|west)"
 )  # "4H by South": declarer's seat
@@ -113,12 +113,14 @@ class Play:
             defender = declarer is not None and actor not in (declarer, _partner(declarer))
             if due is not None and due != actor and defender and word in self.plays:
                 signals.extend(self.laws["a defender's play before the seat due to play"])
-            elif won is not None and actor != won:
+            elif won is not None and actor != won:  # the first card after a trick won is the lead to the next
                 same_side = declarer is not None and {actor, won} == {declarer, _partner(declarer)}
                 if same_side:
                     signals.extend(self.laws["declarer's lead from the hand that did not win"])
                 elif defender or declarer is None:
                     signals.extend(self.laws["a defender's lead after another seat won"])
+            elif won is not None:
+                pass  # the winner led: the play goes on in turn
             elif opening and word in self.leads:
                 owed = _seat_of(leader, declarer) or (_left(declarer) if declarer else None)
                 if owed is not None and actor != owed and (defender or declarer is None):
