@@ -203,7 +203,7 @@ class Compass:
         seat or word that puts the call apart from it (a contract "by South", "South declares 4♠") between,
         and either next to it ("West 1♠") or joined by a verb of calling ("East, not noticing, bids 1♠")."""
         between: list[str] = []
-        for j in range(i - 1, max(-1, i - 10), -1):
+        for j in range(i - 1, max(-1, i - 13), -1):
             word = tokens[j]
             if word in _SENTENCE_END or word in self.apart or kinds[j]:
                 return None
