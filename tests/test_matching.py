@@ -16,10 +16,11 @@ from bot.laws import load_lawbook
 from bot.laws.book import KNOWLEDGE_DIR as KNOWLEDGE
 from bot.matching import Matcher, build_matcher, chart_entries, token_cache
 from bot.matching.actions import lint_actions
+from bot.matching.compass import load_compass
 from bot.matching.deciders import decide, lint_deciders, load_deciders
 from bot.matching.evaluate import evaluate, run_eval
 from bot.matching.examples import EXAMPLES_DIR, Labelled, lint_examples, read_labelled, same_query
-from bot.matching.turns import heard, lint_turns, load_relations
+from bot.matching.turns import TURNS_FILE, heard, lint_turns, load_relations
 
 DATA = Path(__file__).parent / "data" / "queries.jsonl"
 BLIND = DATA.with_name("queries-blind.jsonl")
@@ -594,6 +595,81 @@ def test_a_lead_after_ones_own_side_won_the_trick_is_not_a_lead_out_of_turn() ->
     the turn ("but", "before", "instead")."""
     said = heard("partner won the trick with the ace and led a small club back")
     assert not any(r.laws(said) for r in load_relations())
+
+
+@pytest.mark.parametrize(
+    ("text", "law"),
+    [
+        ("Board 3, dealer West. North says '2 clubs' before West has called. East calls the director.", 31),
+        ("Dealer South. South 1C, West pass, North 1S; West, before East has called, passes again.", 30),
+        ("Board 9. North 1H, East 1S, and then South, before West has called, doubles. Ruling?", 32),
+        ("East deals. South passes before East has called; East, unaware, opens 1NT. Director!", 28),
+        ("West deals. South opens 1D before West has called; North, his partner, then passes.", 31),
+        ("Dealer North. East bids 1S before North has called. South, not seeing it, passes.", 29),
+        ("Dealer East. East 1S, South 2H, West 2D. North calls the director. Ruling?", 27),
+    ],
+)
+def test_a_casebook_auction_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str, law: int) -> None:
+    """A director's casebook tells the auction by seats (``bot.matching.compass``): a call while another seat was
+    said not to have called yet is out of rotation (a pass 30, a bid 31, a double 32); the next call by the player
+    whose turn it was (28) or by the offender's left-hand opponent (29) calls over it, unless the offender's
+    partner makes it; a bid no higher than the last is insufficient (27)."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law == law, result.candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("5D by West. South faces the 7 of hearts to start; North says it was his lead. Ruling?", {54}),
+        ("North declares 3NT. West takes trick 8 with the spade ace, and then East leads a heart.", {56, 53}),
+        ("East is declarer. Dummy won trick 2 with the queen; East now leads a club from his hand.", {55}),
+        ("2S by North. At trick 4 dummy leads a heart and West plays the ace before East has played.", {57}),
+    ],
+)
+def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """The play told by seats: declarer's left-hand opponent leads first (another defender's opening lead is 54),
+    the seat that won a trick leads to the next (a defender's lead otherwise 56 or 53, declarer's from the other
+    hand 55), and a defender who plays before the seat before him is 57."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "North opens 1H, South responds 2C and North rebids 2H.",  # the opponents' passes are left out
+        "South declares 4S. West claimed 6 diamonds, 5 spades and 2 clubs.",  # tricks, not calls
+        "North, declarer in 3NT (1NT - 2C - 2D - 3NT), leads from dummy.",  # the contract, then its auction
+        "South opened 1NT and North bid 2D. South wants to bid 2D again.",  # a call wanted is not made
+        "West 1S, North pass, East 2S. North's pass was slow; after 2S the director came.",  # a bid named again
+        "South is in 3NT. West won trick 3 with the king, and South faces his hand and claims.",  # a claim
+        "East declares 4H. West wins trick 5 and leads a spade; dummy wins and East leads from dummy.",  # in turn
+        "West bid 3D just as North, whose turn it was, put down 3C.",  # two calls at once (Law 33)
+    ],
+)
+def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
+    """A story that leaves out the opponents' passes, counts tricks by suit, or names a bid again after it was
+    made tells no call out of rotation and no insufficient bid; a claim after a trick, or leads by the seats
+    that won the tricks, no lead out of turn."""
+    assert load_compass(TURNS_FILE).signals(text) == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "law"),
+    [
+        ("West passed before South had called, and North, not noticing, also passed.", 29),  # the phrase follows West's
+        ("North, before South has called, passes; East then bids 1H.", 29),  # set off: the call after it
+        (
+            "West doubled at North's turn; North then passed. West's new call was not comparable to the withdrawn one.",
+            32,
+        ),
+    ],
+)
+def test_the_seat_due_is_bound_to_its_call(text: str, law: int) -> None:
+    """ "Before South had called" after a call tells that call's turn, and set off by commas the call after it; a
+    story that goes on to the withdrawn call's own rectification is that call's law, not the call over it."""
+    assert set(load_compass(TURNS_FILE).signals(text)) == {law}
 
 
 def test_lint_checks_the_turns(tmp_path: Path) -> None:

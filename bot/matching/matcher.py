@@ -58,11 +58,12 @@ from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
+from bot.matching.compass import load_compass
 from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
-from bot.matching.turns import Relation, load_relations, signalled
+from bot.matching.turns import TURNS_FILE, Relation, load_relations, signalled
 
 log = logging.getLogger("bot.matching")
 
@@ -177,6 +178,7 @@ class Matcher:
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
         self.relations = load_relations() if relations is None else relations
+        self.compass = load_compass(TURNS_FILE) if relations is None else None
         incidents = _load_yaml("incidents.yaml")
         self.follows = frozenset(law_number(str(entry["law"])) for entry in incidents["follows"])
         self.continues = frozenset(str(word).lower() for word in incidents["continues"])
@@ -362,7 +364,7 @@ class Matcher:
         for law, times in named.items():
             if times >= 2 and law in totals:
                 totals[law] += AGAIN * (times - 1)
-        for law, times in signalled(self.relations, text[:MESSAGE]).items():
+        for law, times in signalled(self.relations, text[:MESSAGE], self.compass).items():
             if law in self.book.laws:
                 totals[law] = totals.get(law, 0.0) + TURN * times
         self._decide(totals, text)

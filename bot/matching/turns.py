@@ -18,6 +18,7 @@ from typing import Any
 from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_entries, read_yaml
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
+from bot.matching.compass import Compass, load_compass
 from bot.matching.deciders import words
 
 TURNS_FILE = KNOWLEDGE_DIR / "turns.yaml"
@@ -95,13 +96,16 @@ def heard(text: str) -> str:
     return "|".join(words(part) for part in _SENTENCE_END.split(text))
 
 
-def signalled(relations: tuple[Relation, ...], text: str) -> dict[int, int]:
-    """Per law, how many of the relations said in the text signal it."""
+def signalled(relations: tuple[Relation, ...], text: str, compass: Compass | None = None) -> dict[int, int]:
+    """Per law, how many of the relations said in the text signal it, and how many readings of the auction told
+    by compass seats (``bot.matching.compass``)."""
     words_heard = heard(text)
     counted: dict[int, int] = {}
     for relation in relations:
         for law in relation.laws(words_heard):
             counted[law] = counted.get(law, 0) + 1
+    for law in compass.signals(text) if compass is not None else ():
+        counted[law] = counted.get(law, 0) + 1
     return counted
 
 
@@ -110,12 +114,19 @@ def lint_turns(book: LawBook, path: Path = TURNS_FILE) -> LintReport:
     where = f"knowledge/{path.name}"
     try:
         relations = load_relations(path)
+        compass = load_compass(path)
     except (ValueError, KeyError, TypeError, OSError) as exc:
         return LintReport([Finding(where, str(exc))], [])
     problems = [
         Finding(where, f"{r.told!r} names Law {law}, which does not exist")
         for r in relations
         for _act, laws in r.by
+        for law in laws
+        if law not in book.laws
+    ]
+    problems += [
+        Finding(where, f"compass: {reading!r} names Law {law}, which does not exist")
+        for reading, laws in compass.laws.items()
         for law in laws
         if law not in book.laws
     ]
