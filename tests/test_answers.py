@@ -750,6 +750,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "62D1",
         ),
         ("their 1NT response wasn't alerted, I just assumed it was forcing and passed. Can I get redress?", "21A"),
+        ("my deal, but RHO opened 1S before I had called; I didn't notice and opened 1H. Is RHO's 1S punished?", "28B"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -833,6 +834,13 @@ def test_every_exception_is_cited_and_names_known_concepts(tmp_path: Path) -> No
     )
     with pytest.raises(KnowledgeError, match="no concept 'nowhere'"):
         read_exceptions(tmp_path)
+
+
+def test_a_word_boundary_written_in_double_quotes_is_refused(tmp_path: Path) -> None:
+    """YAML reads "\\b" in double quotes as a backspace: two of the twentieth round's triggers never matched."""
+    (tmp_path / "x.yaml").write_text('concepts:\n  asked:\n    - "\\bnever asked\\b"\n', encoding="utf-8")
+    with pytest.raises(KnowledgeError, match="control character"):
+        read_concepts(tmp_path)
 
 
 @pytest.mark.parametrize(
