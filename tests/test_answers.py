@@ -739,6 +739,18 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("RHO said they had no agreement about 2S, but their system card says it's weak. Redress?", "75B1"),
         ("Should I tell the opps about partner's habits, like pre-empting on thin suits, when they ask?", "40B5(a)"),
         ("LHO laid his 1C on the table before my partner had called; partner didn't notice and bid 1H. Now?", "28B"),
+        # the twentieth strict reading's wrong answers: a misbid explained right (75C), a revoke on trick 12
+        # (62D1, 64B6), a meaning assumed without asking (21A)
+        (
+            "We play Stayman but I bid 2C meaning clubs; partner alerted and said Stayman. Do the opps get redress?",
+            "75C",
+        ),
+        (
+            "Declarer discarded at trick 12 holding a heart and the TD had him correct it. Do we get a trick too?",
+            "62D1",
+        ),
+        ("their 1NT response wasn't alerted, I just assumed it was forcing and passed. Can I get redress?", "21A"),
+        ("my deal, but RHO opened 1S before I had called; I didn't notice and opened 1H. Is RHO's 1S punished?", "28B"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -793,6 +805,9 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         "the TD told us we can appeal. how long do we have?",
         "I revoked and corrected it before the next trick. Can I change my card?",
         "RHO doubled my partner's 1NT, and I bid 2C. Is that Stayman?",
+        # forgetting to alert is not forgetting the agreement; a revoke on trick 3 is not the twelfth trick's
+        "I forgot to alert partner's transfer and the opponents were misled. What now?",
+        "LHO revoked at trick 3 and we noticed at the end. How many tricks do we get?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
@@ -819,6 +834,13 @@ def test_every_exception_is_cited_and_names_known_concepts(tmp_path: Path) -> No
     )
     with pytest.raises(KnowledgeError, match="no concept 'nowhere'"):
         read_exceptions(tmp_path)
+
+
+def test_a_word_boundary_written_in_double_quotes_is_refused(tmp_path: Path) -> None:
+    """YAML reads "\\b" in double quotes as a backspace: two of the twentieth round's triggers never matched."""
+    (tmp_path / "x.yaml").write_text('concepts:\n  asked:\n    - "\\bnever asked\\b"\n', encoding="utf-8")
+    with pytest.raises(KnowledgeError, match="control character"):
+        read_concepts(tmp_path)
 
 
 @pytest.mark.parametrize(

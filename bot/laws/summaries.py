@@ -219,6 +219,11 @@ def read_concepts(directory: Path = CASES_DIR) -> dict[str, Concept]:
                 raise KnowledgeError(f"{file.name}: concept {name!r} is written twice")
             if not isinstance(expressions, list) or not expressions:
                 raise KnowledgeError(f"{file.name}: concept {name!r} needs a list of expressions")
+            if any(not str(e).isprintable() for e in expressions):  # "\b" in double quotes is a backspace
+                raise KnowledgeError(
+                    f"{file.name}: concept {name!r} holds a control character: write its expressions in single "
+                    "quotes, where \\b stays a word boundary"
+                )
             try:
                 concepts[str(name)] = Concept(str(name), tuple(re.compile(str(e)) for e in expressions))
             except re.error as exc:
