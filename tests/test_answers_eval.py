@@ -155,6 +155,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout16.jsonl", 0.97),
         ("player-questions-holdout17.jsonl", 0.95),
         ("player-questions-holdout19.jsonl", 0.85),
+        ("player-questions-holdout20.jsonl", 0.87),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
