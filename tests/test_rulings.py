@@ -242,7 +242,7 @@ async def test_the_events_name_answers_the_form_of_contest_and_the_ruling_reads_
     rulings = Rulings(store, dialogs)
     screen = await dialogs.start("tg:1", "adjusted-score")
     sid = screen.session_id
-    for option in ("damage", "yes"):
+    for option in ("yes", "damage", "yes"):  # within the time for a ruling; damage; yes
         screen = await dialogs.answer("tg:1", sid, screen.step, option)
     assert screen.node_id == "contest"  # nothing says the form of contest yet: it is asked
     screen = await dialogs.back("tg:1", sid)
@@ -269,7 +269,7 @@ async def test_a_split_score_cites_knockout_averaging_only_in_a_knockout_match(s
     dialogs = Dialogs(store, load_charts())
     rulings = Rulings(store, dialogs)
     for description, cited in (("knockout match", True), ("swiss teams", False), ("pairs game", False)):
-        screen = await _adjusted(dialogs, description, "damage", "yes", "single", "yes")
+        screen = await _adjusted(dialogs, description, "yes", "damage", "yes", "single", "yes")
         assert screen.finished and screen.rulings[-1].node == "split-score"
         assert ("12C4" in screen.laws) is cited and screen.laws[0] == "12C1(e)"
         record = await rulings.record(screen.session_id)
@@ -281,7 +281,7 @@ async def test_a_ruling_stored_before_its_laws_moved_keeps_the_laws_it_was_given
     and export show the laws it was given: a filed ruling is never rewritten."""
     dialogs = Dialogs(store, load_charts())
     rulings = Rulings(store, dialogs)
-    screen = await _adjusted(dialogs, "pairs game", "damage", "yes", "weighted")
+    screen = await _adjusted(dialogs, "pairs game", "yes", "damage", "yes", "weighted")
     assert screen.node_id == "self-inflicted"
     sid, given = screen.session_id, ("12C1(c)", "12C1(b)", "86B1", "12C3", "89")
     events = await store.events(sid)
@@ -301,6 +301,6 @@ async def test_pairs_in_a_description_is_not_a_pairs_event(store: Store) -> None
     """'Both pairs agree' says nothing about the form of contest: the question is asked, not answered."""
     dialogs = Dialogs(store, load_charts())
     screen = await dialogs.start("tg:1", "adjusted-score", description="both pairs agree the card was seen")
-    for option in ("damage", "yes"):
+    for option in ("yes", "damage", "yes"):
         screen = await dialogs.answer("tg:1", screen.session_id, screen.step, option)
     assert screen.node_id == "contest" and not screen.from_description
