@@ -248,6 +248,28 @@ def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
     assert state.rulings[-1].laws == ("64A1",)
 
 
+def test_declarer_who_swept_the_cards_to_hide_a_revoke_still_gives_two_tricks_and_hears_law_72b3() -> None:
+    # Walk9 #86: declarer ruffed, won a later trick, then mixed the played cards to hide the revoke. The transfer
+    # is Law 64's as ever; the ruling adds 72B3 (no concealing an infraction) and the penalty powers (90A, 91A).
+    state = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "in-time",
+            "kind-of-revoke": "concealed",
+            "revoke-trick": "offender",
+            "later-after-won": "yes",
+            "equity": "no",
+        },
+    )
+    assert state.finished and "(two tricks)" in state.rulings[-1].text
+    read = " ".join(outcome_texts(state))
+    assert "may not attempt to conceal an infraction" in read and "disciplinary penalty" in read
+    assert Engine(load_charts()).ruling_laws(state)[:4] == ("64A1", "72B3", "90A", "91A")
+
+
 def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() -> None:
     state = answer(
         "revoke",

@@ -186,6 +186,18 @@ def test_early_lead_to_the_next_trick_after_both_hands_played_leaves_a_lead_out_
     assert state.finished and "57C1" in state.rulings[-1].laws
 
 
+def test_declarer_calls_from_dummy_too_early_and_fourth_hand_plays_before_partner_gets_both_laws() -> None:
+    # Walk9 #99: South leads the club three and calls dummy's king before West plays; East then plays before
+    # West. Dummy's king stays played (57C3) and, declarer having played from both hands, East is not subject to
+    # rectification (57C1): the ruling read aloud says both.
+    state = answer("premature-play", {"what": "declarer", "defender-too": "yes", "both-hands": "yes"})
+    read = " ".join(outcome_texts(state))
+    assert "declarer from either hand is a played card" in read and "No rectification" in read
+    assert {"57C3", "57C1"} <= set(Engine(load_charts()).ruling_laws(state))
+    alone = answer("premature-play", {"what": "declarer", "defender-too": "no"})
+    assert "declarer's card stays played" in alone.rulings[-1].text and "57C3" in alone.rulings[-1].laws
+
+
 def test_rho_plays_before_lho_to_declarers_ace_declarer_asks_for_the_lowest() -> None:
     state = answer(
         "premature-play",

@@ -205,6 +205,14 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
     )
 
 
+def test_discourtesy_repeated_after_a_warning_offers_the_disciplinary_powers_of_law_91() -> None:
+    # Walk8 #73: the player was warned and carried on. A procedural penalty (90A) is one answer; the Definitions
+    # give disciplinary penalties (91A: points, suspension) for courtesy and good order, so the ruling names both.
+    ruling = answer("tempo-and-conduct", {"what": "conduct", "conduct": "persistent"}).rulings[-1]
+    assert "procedural penalty" in ruling.text and "disciplinary penalty in points" in ruling.text
+    assert "suspend the player" in ruling.text and {"90A", "91A", "93B3"} <= set(ruling.laws)
+
+
 def test_weighted_score_records_each_result_and_its_weight() -> None:
     state = answer(
         "adjusted-score",
