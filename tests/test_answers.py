@@ -755,6 +755,9 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("their 1NT response wasn't alerted, I just assumed it was forcing and passed. Can I get redress?", "21A"),
         ("my deal, but RHO opened 1S before I had called; I didn't notice and opened 1H. Is RHO's 1S punished?", "28B"),
         # the twentieth reading's siblings: the spectator, the harsh rectification
+        ("As declarer I nearly led from hand; partner, dummy, said 'you're on the table'. Was that allowed?", "42B2"),
+        ("Something went wrong with board 4 in our teams match. Can the director just redeal it?", "6D3"),
+        ("The pair at the next table were talking about board 9 loudly. Will they be penalised for that?", "90B3"),
         ("Declarer claimed and a kibitzer behind him said 'the trump is still out'. What now?", "76B5"),
         ("The revoke cost us two tricks, far more than the slip deserved. Can the TD reduce it as too severe?", "12B2"),
     ],
