@@ -622,6 +622,9 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
         # dispute is about the marking, not the scoring table.
         ("board 7 was marked none vulnerable but i thought board 7 is both vul? which counts", "board-markings"),
         ("the board says west dealer but we think it should be north, does it matter?", "board-markings"),
+        # a board's number asked for its dealer and vulnerability is a question of Law 2, not an incident
+        ("whos dealer on board 23 and who's vul?", "board-markings"),
+        ("which boards are north-south vulnerable?", "board-markings"),
         # A spectator's reaction is Law 76, not the players' manners (Law 74).
         ("my husband was watching behind me and pulled a face when partner bid 6nt. is there a rule?", "spectators"),
         # The asker's side of the table: partner hesitated, so the opponents' tempo answers do not fit.
@@ -751,6 +754,12 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ),
         ("their 1NT response wasn't alerted, I just assumed it was forcing and passed. Can I get redress?", "21A"),
         ("my deal, but RHO opened 1S before I had called; I didn't notice and opened 1H. Is RHO's 1S punished?", "28B"),
+        # the twentieth reading's siblings: the spectator, the harsh rectification
+        ("As declarer I nearly led from hand; partner, dummy, said 'you're on the table'. Was that allowed?", "42B2"),
+        ("Something went wrong with board 4 in our teams match. Can the director just redeal it?", "6D3"),
+        ("The pair at the next table were talking about board 9 loudly. Will they be penalised for that?", "90B3"),
+        ("Declarer claimed and a kibitzer behind him said 'the trump is still out'. What now?", "76B5"),
+        ("The revoke cost us two tricks, far more than the slip deserved. Can the TD reduce it as too severe?", "12B2"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -798,6 +807,9 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # one's own side's missing alert is 20F5's; whether to alert is the regulations'; a comparable call used
         "RHO told me it was my lead, so I led, and declarer played from dummy. Can I take it back?",
         "my partner didn't alert my 2D transfer. what should I do?",
+        # a spectator only present, a revoke penalty not called harsh, a claim disputed and not played out
+        "my friend was watching behind me when declarer claimed with a trump still out. what happens?",
+        "partner revoked and the TD gave them two tricks. is that right?",
         "do I have to alert a transfer over 1NT?",
         "after my insufficient bid I made a comparable call. is partner barred?",
         # declarer's own concession; how to appeal; a revoke's own card; an opponent doubling partner's bid

@@ -135,6 +135,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-u.jsonl", 0.9),
         ("player-questions-own-v.jsonl", 0.92),
         ("player-questions-own-w.jsonl", 0.9),
+        ("player-questions-own-x.jsonl", 0.85),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -177,6 +178,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-u.jsonl",
             "player-questions-own-v.jsonl",
             "player-questions-own-w.jsonl",
+            "player-questions-own-x.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
