@@ -229,15 +229,20 @@ def test_unintended_insufficient_bid_goes_to_law_25_without_asking_the_intent_ag
     assert state.chart.id == "change-of-call" and ("change-of-call", "intent") not in state.trail
 
 
+ESTABLISHED_IN_TIME = {
+    "what-happened": "revoke",
+    "trick-twelve": "no",
+    "established": "yes",
+    "when-noticed": "in-time",
+}
+
+
 def test_established_revoke_won_by_the_offender_transfers_two_tricks() -> None:
     # Defender ruffs partner's winner (the revoke trick) and his side wins a later trick: two tricks go over.
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "in-time",
+            **ESTABLISHED_IN_TIME,
             "kind-of-revoke": "none",
             "revoke-trick": "offender",
             "later-after-won": "yes",
@@ -254,10 +259,7 @@ def test_declarer_who_swept_the_cards_to_hide_a_revoke_still_gives_two_tricks_an
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "in-time",
+            **ESTABLISHED_IN_TIME,
             "kind-of-revoke": "concealed",
             "revoke-trick": "offender",
             "later-after-won": "yes",
@@ -274,10 +276,7 @@ def test_established_revoke_not_won_by_the_offending_side_transfers_nothing() ->
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "in-time",
+            **ESTABLISHED_IN_TIME,
             "kind-of-revoke": "none",
             "revoke-trick": "other",
             "any-won": "no",
@@ -291,10 +290,7 @@ def test_established_revoke_not_won_by_the_offender_but_a_later_trick_won_transf
     state = answer(
         "revoke",
         {
-            "what-happened": "revoke",
-            "trick-twelve": "no",
-            "established": "yes",
-            "when-noticed": "in-time",
+            **ESTABLISHED_IN_TIME,
             "kind-of-revoke": "none",
             "revoke-trick": "other",
             "any-won": "yes",
