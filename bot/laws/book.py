@@ -247,16 +247,20 @@ Entry = TypeVar("Entry")
 def read_entries(path: Path, key: str, build: Callable[[Any], Entry]) -> tuple[Entry, ...]:
     """Each entry of the list under ``key`` in a knowledge file, as ``build`` makes it (raising KeyError, TypeError
     or ValueError on a malformed one); ValueError naming the file, and the entry, when the list or one is wrong."""
-    raw = read_yaml(path)
+    return built_entries(read_yaml(path), path.name, key, build)
+
+
+def built_entries(raw: Any, name: str, key: str, build: Callable[[Any], Entry]) -> tuple[Entry, ...]:
+    """``read_entries`` for a file already parsed (``name`` its file name), when one file holds more than a list."""
     entries = raw.get(key) if isinstance(raw, dict) else None
     if not isinstance(entries, list):
-        raise ValueError(f"{path.name}: expected a list under {key!r}")
+        raise ValueError(f"{name}: expected a list under {key!r}")
     built = []
     for number, entry in enumerate(entries, start=1):
         try:
             built.append(build(entry))
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path.name}: entry {number}: {exc}") from exc
+            raise ValueError(f"{name}: entry {number}: {exc}") from exc
     return tuple(built)
 
 

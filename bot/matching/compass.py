@@ -339,10 +339,14 @@ def _period(tokens: list[str], at: int) -> int:
 
 def load_compass(path: Path) -> Compass:
     """The ``compass`` part of the turns file; ValueError when it is malformed."""
-    raw = read_yaml(path)
+    return compass_of(read_yaml(path), path.name)
+
+
+def compass_of(raw: Any, name: str) -> Compass:
+    """The ``compass`` part of the turns file already parsed (``name`` its file name)."""
     part = raw.get("compass") if isinstance(raw, dict) else None
     if not isinstance(part, dict):
-        raise ValueError(f"{path.name}: expected the seats' auction under 'compass'")
+        raise ValueError(f"{name}: expected the seats' auction under 'compass'")
     calls = {str(kind): frozenset(" ".join(str(w).split()) for w in said) for kind, said in part["calls"].items()}
     laws = {str(reading): tuple(law_number(str(law)) for law in said) for reading, said in part["laws"].items()}
     needed = {f"{kind} out of rotation" for kind in [*calls, "bid"]}
@@ -352,7 +356,7 @@ def load_compass(path: Path) -> Compass:
     needed |= {"the wrong defender's opening lead"}
     missing = sorted(needed - set(laws))
     if missing:
-        raise ValueError(f"{path.name}: compass: no laws for {missing[0]!r}")
+        raise ValueError(f"{name}: compass: no laws for {missing[0]!r}")
     return Compass(
         _seat_phrases(part["due"], SEATS),
         re.compile("|".join(rf"(?:^| ){re.escape(' '.join(str(p).lower().split()))}(?= |$)" for p in part["together"])),

@@ -58,12 +58,11 @@ from bot.laws.refs import law_number
 from bot.laws.summaries import load_law_summaries
 from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
-from bot.matching.compass import load_compass
 from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
-from bot.matching.turns import TURNS_FILE, Relation, load_relations, signalled
+from bot.matching.turns import Relation, load_turns, signalled
 
 log = logging.getLogger("bot.matching")
 
@@ -177,8 +176,7 @@ class Matcher:
         (a bench compares without them)."""
         self.book = book
         self.deciders = load_deciders() if deciders is None else deciders
-        self.relations = load_relations() if relations is None else relations
-        self.compass = load_compass(TURNS_FILE) if relations is None else None
+        self.relations, self.compass = load_turns() if relations is None else (relations, None)
         incidents = _load_yaml("incidents.yaml")
         self.follows = frozenset(law_number(str(entry["law"])) for entry in incidents["follows"])
         self.continues = frozenset(str(word).lower() for word in incidents["continues"])

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.laws.book import KNOWLEDGE_DIR, LawBook, read_entries, read_yaml
+from bot.laws.book import KNOWLEDGE_DIR, LawBook, built_entries, read_yaml
 from bot.laws.lint import Finding, LintReport
 from bot.laws.refs import law_number
-from bot.matching.compass import Compass, load_compass
+from bot.matching.compass import Compass, compass_of
 from bot.matching.deciders import words
 
 TURNS_FILE = KNOWLEDGE_DIR / "turns.yaml"
@@ -44,12 +44,21 @@ class Relation:
 
 def load_relations(path: Path = TURNS_FILE) -> tuple[Relation, ...]:
     """The relations, their groups read from the same file; ValueError naming the entry when one is malformed."""
+    return _relations(read_yaml(path), path.name)
+
+
+def load_turns(path: Path = TURNS_FILE) -> tuple[tuple[Relation, ...], Compass]:
+    """The relations and the compass reading, the file parsed once (it is read at every start-up)."""
     raw = read_yaml(path)
+    return _relations(raw, path.name), compass_of(raw, path.name)
+
+
+def _relations(raw: Any, name: str) -> tuple[Relation, ...]:
     groups = raw.get("words") if isinstance(raw, dict) else None
     if not isinstance(groups, dict):
-        raise ValueError(f"{path.name}: expected the groups of words under 'words'")
-    patterns = {str(name): _pattern(phrases) for name, phrases in groups.items()}
-    return read_entries(path, "relations", lambda entry: _relation(entry, patterns))
+        raise ValueError(f"{name}: expected the groups of words under 'words'")
+    patterns = {str(group): _pattern(phrases) for group, phrases in groups.items()}
+    return built_entries(raw, name, "relations", lambda entry: _relation(entry, patterns))
 
 
 def _pattern(phrases: Any) -> re.Pattern[str]:
@@ -113,8 +122,7 @@ def lint_turns(book: LawBook, path: Path = TURNS_FILE) -> LintReport:
     """Every relation parses, names groups that exist and laws that exist."""
     where = f"knowledge/{path.name}"
     try:
-        relations = load_relations(path)
-        compass = load_compass(path)
+        relations, compass = load_turns(path)
     except (ValueError, KeyError, TypeError, OSError) as exc:
         return LintReport([Finding(where, str(exc))], [])
     problems = [
