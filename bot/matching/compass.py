@@ -19,10 +19,11 @@ from typing import Any
 
 from bot.laws.book import read_yaml
 from bot.laws.refs import law_number
+from bot.matching.normalise import SUIT_NAMES
 
 SEATS = ("north", "east", "south", "west")  # clockwise: the next seat is the left-hand opponent
 PLAYERS = (*SEATS, "declarer", "dummy")
-_SUITS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"})
+_SUITS = str.maketrans({symbol: name[0] for symbol, name in SUIT_NAMES.items()})  # "♥" → "h"
 _STRAINS = {"c": "c", "club": "c", "clubs": "c", "d": "d", "diamond": "d", "diamonds": "d", "h": "h"}
 _STRAINS |= {"heart": "h", "hearts": "h", "s": "s", "spade": "s", "spades": "s", "nt": "nt", "n": "nt"}
 _STRAINS |= {"notrump": "nt", "notrumps": "nt", "no trump": "nt", "no trumps": "nt", "no-trump": "nt"}

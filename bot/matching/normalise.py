@@ -24,7 +24,7 @@ _STOPWORDS = (
 STOPWORDS = frozenset(_STOPWORDS.split())
 _FILLER_WORDS = "a an the it its this that is are was were be been he she his her him they them their i me my we us our"
 _FILLER = frozenset(f"{_FILLER_WORDS} you your".split())  # words whose absence changes nothing in a phrase
-_SUITS = {
+SUIT_NAMES = {
     "♠": "spades",
     "♥": "hearts",
     "♦": "diamonds",
@@ -34,7 +34,7 @@ _SUITS = {
     "♢": "diamonds",
     "♧": "clubs",
 }
-_SUIT_WORDS = str.maketrans({symbol: f" {word} " for symbol, word in _SUITS.items()})
+_SUIT_WORDS = str.maketrans({symbol: f" {word} " for symbol, word in SUIT_NAMES.items()})
 _DENOMINATION = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4}
 _DENOMINATION_WORD = ("clubs", "diamonds", "hearts", "spades", "notrump")
 _BID = re.compile(
@@ -217,7 +217,7 @@ class Normaliser:
         bids: list[tuple[int, str, int]] = []
         for bid in _BID.finditer(text):
             words += self._plain(text[position : bid.start()], correct)
-            level, denomination = int(bid.group(1)), _SUITS.get(bid.group(2), bid.group(2).lower())
+            level, denomination = int(bid.group(1)), SUIT_NAMES.get(bid.group(2), bid.group(2).lower())
             strain = _DENOMINATION.get(denomination[0], 4) if not denomination.startswith("no") else 4
             surface = bid.group().strip()
             if level > 7:
