@@ -214,7 +214,9 @@ class Replies:
         offers: dict[str, Offer] = {}
         told: list[str] = []
         by_law = {c.law: c for c in result.candidates}
-        likelier_first = sorted(zip(result.incidents, result.told, strict=False), key=lambda i: ranks.get(i[0], len(ranks)))
+        likelier_first = sorted(
+            zip(result.incidents, result.told, strict=False), key=lambda i: ranks.get(i[0], len(ranks))
+        )
         for law, sentence in likelier_first:
             candidate = by_law.get(law)
             chart = self._chart_for(candidate, ranks, offers.keys()) if candidate else None
