@@ -355,6 +355,16 @@ def test_appeal_in_pairs_without_partners_agreement_is_not_heard() -> None:
     assert late.rulings[-1].laws == ("92B",)
 
 
+def test_a_late_appeal_is_also_told_that_both_partners_or_the_captain_must_concur() -> None:
+    # Walk7 #89: "the scores had been up for almost an hour … do we both have to agree?" The time limit (92B) ended
+    # the walk and 92D was never read: who must concur is now stated before the time is asked.
+    late = answer("appeal", {"in-time": "no"})
+    read = " ".join(outcome_texts(late))
+    assert "both members of the partnership concur" in read and "team captain concurs" in read
+    assert Engine(load_charts()).ruling_laws(late)[:1] == ("92B",)
+    assert {"92D1", "92D2"} <= set(Engine(load_charts()).ruling_laws(late))
+
+
 def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     state = answer(
         "director-error",
