@@ -169,6 +169,24 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
+def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
+    # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
+    # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
+    late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
+    state = answer("misinformation", late)
+    read = " ".join(outcome_texts(state))
+    assert "before the end of the Clarification Period" in read and "did not correct it in time" in read
+    assert "score stands" in state.rulings[-1].text
+    assert {"20F4(a)", "75B2"} <= set(Engine(load_charts()).ruling_laws(state))
+    asked = answer("misinformation", {"agreement": "explanation"}, until="ask-stage").node
+    assert "should have corrected it" in asked.help
+    # The partner's own correction after play, passed by the explanation-of-calls chart, is in time: no such words.
+    partner = answer(
+        "misinformation", {"agreement": "explanation", "damage": "no", "check-ui": "no"}, stage="after-play"
+    )
+    assert not any("in time" in text for text in outcome_texts(partner))
+
+
 def test_knowing_partner_misinterpreted_a_call_is_unauthorized_without_asking_for_a_hesitation() -> None:
     """75A: "This knowledge is unauthorized information": the logical-alternative test follows at once."""
     after_play = {"agreement": "explanation", "damage": "no", "check-ui": "yes"}
