@@ -666,3 +666,31 @@ def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -
     said = " ".join(outcome_texts(state))
     assert "Mistaken call, not mistaken explanation" in said
     assert "If the explanation did not match the partnership's agreement" in said
+
+
+def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_down() -> None:
+    # Walk9 #16: "Friendly teams match … I had 14 cards from the very start": 13B2 adjusts, but "what score do we put
+    # down?" was unanswered. The adjusted score is assigned where the outcome can be judged (12C1(b)) and compared
+    # with the other table at IMPs (78B, 86B1); otherwise artificial, +3 or -3 IMPs (12C2(b)).
+    found = {
+        "what-wrong": "too-many",
+        "too-many-when": "called",
+        "correctable": "no",
+        "adjusted-score/contest": "teams",
+    }
+    assigned = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"},
+    )
+    assert assigned.rulings[-1].chart == "adjusted-score" and "ASSIGNED" in assigned.rulings[-1].text
+    read = " ".join(outcome_texts(assigned))
+    assert "cannot be corrected and played" in read and "converted to IMPs" in read
+    laws = Engine(load_charts()).ruling_laws(assigned)
+    assert laws[0] == "13B2" and {"12C1(b)", "86B1", "78B"} <= set(laws)
+    artificial = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+    )
+    assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
+        artificial
+    )
