@@ -694,3 +694,24 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
     assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
         artificial
     )
+
+
+def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_played_stand() -> None:
+    # Law 5 had no chart: "N-S sat E-W against their entry card, boards already played". 5A and 5B make the players
+    # responsible for their seats; a board none of them had played keeps its result, one already played is
+    # cancelled (15B1); a team match goes to Law 86B.
+    charts = load_charts()
+    chart = charts["wrong-board"]
+    told = "A pair sat in the wrong direction: N-S sat E-W against their entry card, boards already played"
+    assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-direction"
+    seats = {"what-happened": "wrong-direction", "direction-event": "pairs"}
+    stands = answer("wrong-board", {**seats, "direction-played-before": "no"})
+    read = " ".join(outcome_texts(stands))
+    assert "correct seats for the boards still to be played" in read and "the results stand" in read
+    assert Engine(charts).ruling_laws(stands)[:2] == ("5B", "5A")
+    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"})
+    assert replayed.rulings[-1].laws[0] == "15B1" and "cancelled" in replayed.rulings[-1].text
+    teams = answer(
+        "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
+    )
+    assert teams.chart.id == "team-events"
