@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
+from bot.dialogs.facts import answer_from, read_description
 from bot.dialogs.render import outcome_texts
 
 
@@ -405,3 +406,26 @@ def test_declarer_says_the_defender_had_to_trump_the_revoke_chart_says_a_discard
     state = answer("revoke", {"what-happened": "inquiry"})
     assert "no duty to trump, and a discard when void is not a revoke" in state.rulings[-1].text
     assert "44D" in state.rulings[-1].laws
+
+
+def test_a_card_partner_may_have_seen_that_the_defender_denies_is_decided_on_the_balance_of_probabilities() -> None:
+    # Walk7 #66: "East says West held a card so that East could see its face during trick 7; West denies it", and
+    # nobody else saw. The facts are not agreed: the Director decides them (85A1) or, unable to, lets play go on (85B).
+    charts = load_charts()
+    chart = charts["defender-exposes-card"]
+    told = "East says West held a card so that East could see its face during trick 7; West denies it"
+    assert answer_from(read_description(told), chart, chart.nodes["partner-could-see"]) == "disputed"
+    disputed = {"how": "seen", "partner-could-see": "disputed"}
+    unknown = answer("defender-exposes-card", {**disputed, "facts-decided": "undetermined"})
+    assert unknown.rulings[-1].laws[0] == "85B" and "cannot be determined" in unknown.rulings[-1].text
+    assert "right to appeal" in unknown.rulings[-1].text
+    decided = answer("defender-exposes-card", {**disputed, "facts-decided": "no"})
+    assert (
+        decided.rulings[-1].text
+        == answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"}).rulings[-1].text
+    )
+    assert "85A1" in Engine(charts).ruling_laws(decided)
+    held = answer("defender-exposes-card", {**disputed, "facts-decided": "yes", "what-was-he-doing": "playing"})
+    assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
+    agreed = answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"})  # established facts: unchanged
+    assert not any(law.startswith("85") for law in Engine(charts).ruling_laws(agreed))

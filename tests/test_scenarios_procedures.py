@@ -169,6 +169,24 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
+def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
+    # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
+    # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
+    late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
+    state = answer("misinformation", late)
+    read = " ".join(outcome_texts(state))
+    assert "before the end of the Clarification Period" in read and "did not correct it in time" in read
+    assert "score stands" in state.rulings[-1].text
+    assert {"20F4(a)", "75B2"} <= set(Engine(load_charts()).ruling_laws(state))
+    asked = answer("misinformation", {"agreement": "explanation"}, until="ask-stage").node
+    assert "should have corrected it" in asked.help
+    # The partner's own correction after play, passed by the explanation-of-calls chart, is in time: no such words.
+    partner = answer(
+        "misinformation", {"agreement": "explanation", "damage": "no", "check-ui": "no"}, stage="after-play"
+    )
+    assert not any("in time" in text for text in outcome_texts(partner))
+
+
 def test_knowing_partner_misinterpreted_a_call_is_unauthorized_without_asking_for_a_hesitation() -> None:
     """75A: "This knowledge is unauthorized information": the logical-alternative test follows at once."""
     after_play = {"agreement": "explanation", "damage": "no", "check-ui": "yes"}
@@ -353,6 +371,16 @@ def test_appeal_in_pairs_without_partners_agreement_is_not_heard() -> None:
     assert "shall not be heard" in state.rulings[-1].text and "92D1" in state.rulings[-1].laws
     late = answer("appeal", {"in-time": "no"})
     assert late.rulings[-1].laws == ("92B",)
+
+
+def test_a_late_appeal_is_also_told_that_both_partners_or_the_captain_must_concur() -> None:
+    # Walk7 #89: "the scores had been up for almost an hour … do we both have to agree?" The time limit (92B) ended
+    # the walk and 92D was never read: who must concur is now stated before the time is asked.
+    late = answer("appeal", {"in-time": "no"})
+    read = " ".join(outcome_texts(late))
+    assert "both members of the partnership concur" in read and "team captain concurs" in read
+    assert Engine(load_charts()).ruling_laws(late)[:1] == ("92B",)
+    assert {"92D1", "92D2"} <= set(Engine(load_charts()).ruling_laws(late))
 
 
 def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
@@ -638,3 +666,52 @@ def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -
     said = " ".join(outcome_texts(state))
     assert "Mistaken call, not mistaken explanation" in said
     assert "If the explanation did not match the partnership's agreement" in said
+
+
+def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_down() -> None:
+    # Walk9 #16: "Friendly teams match … I had 14 cards from the very start": 13B2 adjusts, but "what score do we put
+    # down?" was unanswered. The adjusted score is assigned where the outcome can be judged (12C1(b)) and compared
+    # with the other table at IMPs (78B, 86B1); otherwise artificial, +3 or -3 IMPs (12C2(b)).
+    found = {
+        "what-wrong": "too-many",
+        "too-many-when": "called",
+        "correctable": "no",
+        "adjusted-score/contest": "teams",
+    }
+    assigned = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"},
+    )
+    assert assigned.rulings[-1].chart == "adjusted-score" and "ASSIGNED" in assigned.rulings[-1].text
+    read = " ".join(outcome_texts(assigned))
+    assert "cannot be corrected and played" in read and "converted to IMPs" in read
+    laws = Engine(load_charts()).ruling_laws(assigned)
+    assert laws[0] == "13B2" and {"12C1(b)", "86B1", "78B"} <= set(laws)
+    artificial = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+    )
+    assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
+        artificial
+    )
+
+
+def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_played_stand() -> None:
+    # Law 5 had no chart: "N-S sat E-W against their entry card, boards already played". 5A and 5B make the players
+    # responsible for their seats; a board none of them had played keeps its result, one already played is
+    # cancelled (15B1); a team match goes to Law 86B.
+    charts = load_charts()
+    chart = charts["wrong-board"]
+    told = "A pair sat in the wrong direction: N-S sat E-W against their entry card, boards already played"
+    assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-direction"
+    seats = {"what-happened": "wrong-direction", "direction-event": "pairs"}
+    stands = answer("wrong-board", {**seats, "direction-played-before": "no"})
+    read = " ".join(outcome_texts(stands))
+    assert "correct seats for the boards still to be played" in read and "the results stand" in read
+    assert Engine(charts).ruling_laws(stands)[:2] == ("5B", "5A")
+    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"})
+    assert replayed.rulings[-1].laws[0] == "15B1" and "cancelled" in replayed.rulings[-1].text
+    teams = answer(
+        "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
+    )
+    assert teams.chart.id == "team-events"
