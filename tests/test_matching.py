@@ -625,6 +625,7 @@ def test_a_casebook_auction_told_by_compass_seats_finds_its_law(matcher: Matcher
         ("North declares 3NT. West takes trick 8 with the spade ace, and then East leads a heart.", {56, 53}),
         ("East is declarer. Dummy won trick 2 with the queen; East now leads a club from his hand.", {55}),
         ("2S by North. At trick 4 dummy leads a heart and West plays the ace before East has played.", {57}),
+        ("N declares 2S. E wins trick 5 with the king, but W then leads a heart.", {56, 53}),
     ],
 )
 def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
@@ -646,6 +647,7 @@ def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str,
         "South is in 3NT. West won trick 3 with the king, and South faces his hand and claims.",  # a claim
         "East declares 4H. West wins trick 5 and leads a spade; dummy wins and East leads from dummy.",  # in turn
         "West bid 3D just as North, whose turn it was, put down 3C.",  # two calls at once (Law 33)
+        "S declares 4S. S ruffs trick 6, S then leads a club and W plays low.",  # the seat that won leads
     ],
 )
 def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
@@ -670,6 +672,45 @@ def test_the_seat_due_is_bound_to_its_call(text: str, law: int) -> None:
     """ "Before South had called" after a call tells that call's turn, and set off by commas the call after it; a
     story that goes on to the withdrawn call's own rectification is that call's law, not the call over it."""
     assert set(load_compass(TURNS_FILE).signals(text)) == {law}
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("at trick 3 west put down the jack of hearts, then picked it up again and played the 2 in its place", {47}),
+        ("when we gathered trick 10 it had five cards: north had dropped another card onto it", {45, 50}),
+        ("as dummy she kept tapping the king of clubs in her own hand while declarer thought", {43}),
+        ("the td said east must pass for the rest of the auction; at her next turn she bid 3 spades anyway", {37}),
+        ("rho revoked and my partner told him you have to play the club now; we went on without the td", {9, 10, 11}),
+        ("we agreed declarer had the rest, but later saw our ace of trumps would have won a trick", {69, 71}),
+        ("lho's 2d was a transfer and rho never put out the alert card", {21, 40}),
+        ("after the round the td admitted he'd got the ruling wrong on board 4", {82, 12}),
+        ("our pair card said north-south but we sat the wrong way round for the whole round", {5}),
+    ],
+)
+def test_an_act_told_without_its_name_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """What happened to the card and who did it, without the law's word (``knowledge/turns.yaml``): a card taken
+    back and another played is Law 47, a second card on a trick 45 (a defender's a penalty card, 50), dummy
+    touching her own card 43, a call by a player barred from the auction 37, players who rule without the
+    director 9-11, tricks conceded then found 69 and 71, an alert card not put out 21 and 40, the director's own
+    error 82 and 12, pairs in the wrong seats 5."""
+    result = matcher.match(text)
+    assert laws & {c.law for c in result.candidates[:2]}, result.candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("she discarded a diamond, then picked it up again and played a heart instead", "taken back"),
+        ("rho put two cards on the same trick at once", "a second card"),
+        ("declarer touched the queen in dummy, then dummy pointed at it", "dummy touched"),
+    ],
+)
+def test_a_relation_is_not_read_where_another_law_decides(text: str, told: str) -> None:
+    """A card that did not follow suit put right is a corrected revoke (Law 62), not a played card taken back;
+    two cards put on a trick at once are Law 58, not a second card; declarer's own touching is his play."""
+    relations = [r for r in load_relations() if told in r.told]
+    assert relations and not any(r.laws(heard(text)) for r in relations)
 
 
 def test_lint_checks_the_turns(tmp_path: Path) -> None:

@@ -44,15 +44,26 @@ _SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "anyone", "anybody
 _CONTRACT_BY = re.compile(
     r"(?:^| )([1-7](?:c|d|h|s|nt)) (?:spelledout )?(?:doubled |redoubled |x |xx )?by (north|east|south|west)"
 )  # "4H by South": declarer's seat
+_DECLARES = frozenset({"declares", "declared"})  # after a capital seat letter: "S declares 4H"
 GAP = 4  # what "*" in a phrase stands for: up to four words
 
 
-def table_words(text: str) -> list[str]:
-    """A message's words with the bids made tokens ("1♥", "1 heart" → "1h") and the sides ("E-W") not seats."""
+def table_words(text: str, letters: re.Pattern[str] | None = None) -> list[str]:
+    """A message's words with the bids made tokens ("1♥", "1 heart" → "1h") and the sides ("E-W") not seats; a
+    capital seat letter is a seat before a call ("N 1NT, E pass") or where ``letters`` finds it, before a word of
+    the play ("W wins trick 3, but E leads")."""
     said = _SIDE.sub(" side ", text.replace("\u2019", "'").translate(_SUITS))
     said = _BID.sub(_bid, said)
     said = _LETTER.sub(lambda m: f" {_LETTER_NAMES[m[1]]} ", said)
+    if letters is not None:
+        said = letters.sub(lambda m: f" {_LETTER_NAMES[m[1]]} ", said)
     return _TOKEN.findall(said.lower().replace("\n", " . "))
+
+
+def letter_before(words: frozenset[str]) -> re.Pattern[str]:
+    """A capital seat letter followed by one of ``words`` ("W wins", "S then leads"), the letter its group 1."""
+    acts = "|".join(sorted(map(re.escape, words)))
+    return re.compile(r"\b([NESW])\b(?= (?:(?:then|now|also|again|next|immediately) )?(?:" + acts + r")\b)")
 
 
 def _bid(found: re.Match[str]) -> str:
@@ -87,6 +98,7 @@ class Play:
     wins: frozenset[str]
     opening: frozenset[str]
     laws: dict[str, tuple[int, ...]]
+    letters: re.Pattern[str]  # a capital seat letter before a word of the play or of declaring ("W wins")
 
     def readings(self, tokens: list[str]) -> list[int]:
         """The laws of the play's readings, in order."""
@@ -168,7 +180,7 @@ class Compass:
     def signals(self, text: str) -> tuple[int, ...]:
         """The laws the auction and the play told by seats signal, one per reading (a law twice when read twice),
         each counted ``weight`` times."""
-        tokens = table_words(text)
+        tokens = table_words(text, self.play.letters)
         if not any(t in SEATS for t in tokens):
             return ()
         play = self.play.readings(list(tokens))
@@ -378,6 +390,7 @@ def compass_of(raw: Any, name: str) -> Compass:
             frozenset(str(w) for w in part["wins"]),
             frozenset(str(w) for w in part["opening"]),
             laws,
+            letter_before(frozenset(str(w) for k in ("leads", "plays", "wins") for w in part[k]) | _DECLARES),
         ),
     )
 

@@ -34,12 +34,15 @@ class Relation:
     needs: tuple[re.Pattern[str], ...]  # each must be said (one of the groups it stands for)
     bars: tuple[re.Pattern[str], ...]  # none may be said
     by: tuple[tuple[re.Pattern[str] | None, tuple[int, ...]], ...]  # the act named → its laws; None: any act
+    weight: int = 1  # how many relations it counts for: one that names the act and its card in one place counts more
 
     def laws(self, said: str) -> tuple[int, ...]:
-        """The laws the relation signals in a message's words (see ``heard``); () when it is not said."""
+        """The laws the relation signals in a message's words (see ``heard``), each ``weight`` times; () when it
+        is not said."""
         if not all(p.search(said) for p in self.needs) or any(p.search(said) for p in self.bars):
             return ()
-        return next((laws for act, laws in self.by if act is None or act.search(said)), ())
+        laws = next((laws for act, laws in self.by if act is None or act.search(said)), ())
+        return laws * self.weight
 
 
 def load_relations(path: Path = TURNS_FILE) -> tuple[Relation, ...]:
@@ -89,7 +92,10 @@ def _relation(entry: Any, patterns: dict[str, re.Pattern[str]]) -> Relation:
         by: list[tuple[re.Pattern[str] | None, tuple[int, ...]]] = [(None, _laws(entry["laws"]))]
     else:
         by = [(_group(b["said"], patterns) if "said" in b else None, _laws(b["laws"])) for b in entry["by"]]
-    return Relation(str(entry["told"]), needs, bars, tuple(by))
+    weight = int(entry.get("weight", 1))
+    if weight < 1:
+        raise ValueError("a relation's 'weight' is a whole number of relations, 1 or more")
+    return Relation(str(entry["told"]), needs, bars, tuple(by), weight)
 
 
 def _laws(laws: Any) -> tuple[int, ...]:
