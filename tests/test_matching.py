@@ -151,6 +151,23 @@ def test_an_x_among_calls_is_still_a_double(matcher: Matcher, auction: str) -> N
     assert "doubl" in [t.text for t in matcher.normaliser.tokens(auction)]
 
 
+@pytest.mark.parametrize(
+    ("short", "words"),
+    [
+        ("decl claimed w/o a statement", "declarer claimed without a statement"),
+        ("lho led b4 the auction ended", "lho led before the auction ended"),
+        ("pd xx'd out of turn", "partner redoubled out of turn"),
+        ("revoke est, td called late", "revoke established, director called late"),
+    ],
+)
+def test_shorthand_typed_at_the_table_reads_as_its_words(matcher: Matcher, short: str, words: str) -> None:
+    assert [t.text for t in matcher.normaliser.tokens(short)] == [t.text for t in matcher.normaliser.tokens(words)]
+
+
+def test_a_seat_told_by_its_place_in_the_auction_is_no_play_to_a_trick(matcher: Matcher) -> None:
+    assert matcher.match("4th seat opened, was 2nd seat's turn").candidates[0].law == 31
+
+
 def test_candidates_say_why_and_which_chart(matcher: Matcher) -> None:
     top = matcher.match("partner made an insufficient bid").candidates[0]
     assert top.law == 27 and top.title == "Insufficient Bid"

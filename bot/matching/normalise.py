@@ -138,6 +138,10 @@ class Normaliser:
         synonyms: Iterable[tuple[str, str]],
     ) -> None:
         self.abbreviations = {key.lower(): value.lower().split() for key, value in abbreviations.items()}
+        # Shorthand written with a slash ("w/o", "b/c") is no whole word: the split at the slash would leave two
+        # letters that mean nothing, so it is spelt out before the text is split.
+        slashed = sorted((key for key in self.abbreviations if "/" in key), key=len, reverse=True)
+        self.slashed = re.compile(rf"(?<![\w/])(?:{'|'.join(map(re.escape, slashed))})(?![\w/])") if slashed else None
         self.thai: dict[str, list[tuple[str, str]]] = {}
         for spelling, english in sorted(thai, key=lambda pair: -len(thai_key(pair[0]))):
             key = thai_key(spelling)
@@ -210,6 +214,8 @@ class Normaliser:
             .replace("’", "'")
             .replace("‘", "'")
         )
+        if self.slashed is not None:
+            text = self.slashed.sub(lambda short: f" {' '.join(self.abbreviations[short.group()])} ", text)
         text = re.sub(r"(\w)'s\b", r"\1", text)
         text = re.sub(r"(\w)'(\w)", r"\1\2", text)
         words: list[Token] = []
