@@ -715,3 +715,18 @@ def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_pla
         "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
     )
     assert teams.chart.id == "team-events"
+
+
+def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> None:
+    # Walk11 #31: "we deal our own cards … east finished dealing … counted 14, north had 12" was corrected under
+    # 13A1, a card moved to a hand nobody dealt it to. Before the auction first begins, 6D1 deals again; a board
+    # dealt before the session or played elsewhere is still corrected under 13A1.
+    charts = load_charts()
+    chart = charts["wrong-number-of-cards"]
+    told = "we deal our own cards at this club. east finished dealing, we all picked up, and she counted 14"
+    assert answer_from(read_description(told), chart, chart.nodes["first-play"]) == "yes"
+    found = {"what-wrong": "too-many", "too-many-when": "no-call"}
+    redeal = answer("wrong-number-of-cards", {**found, "first-play": "yes"})
+    assert redeal.rulings[-1].laws[0] == "6D1" and "new shuffle and deal" in redeal.rulings[-1].text
+    corrected = answer("wrong-number-of-cards", {**found, "first-play": "no", "seen-card": "no"})
+    assert corrected.rulings[-1].laws == ("13A1",) and "played normally" in corrected.rulings[-1].text
