@@ -783,6 +783,10 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("My lead out of turn became a penalty card and now partner may not lead spades. Both? Really?", "50D2(a)"),
         ("Partner said 'double 2 hearts' and RHO says that's not the correct form. Is that right?", "19A2"),
         ("I held twelve cards through the auction and the TD added a procedural penalty. Why?", "90B7"),
+        (
+            "As defender I pulled the 8 and the 3 of clubs together, both face up; what does the penalty card mean?",
+            "50C",
+        ),
         # players waiving a rectification themselves; the innocent side choosing its best option
         ("Our opponents revoked but we said we'd rather waive the penalty, it's only a club night. OK?", "10A"),
         ("When LHO made an irregularity, may I choose the option that helps us most?", "10C3"),
