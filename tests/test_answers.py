@@ -787,6 +787,25 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "As defender I pulled the 8 and the 3 of clubs together, both face up; what does the penalty card mean?",
             "50C",
         ),
+        # the twenty-first strict reading's wrong and incomplete answers, in other words: a misbid whose
+        # explanation was the agreement (75C), a score entered for the wrong side found the next day (79C2), an
+        # opponent's question that told partner what to lead (16B1(a)), a ban that lasts while partner keeps the lead
+        (
+            "I opened 2C forgetting we play it as strong; partner explained it as strong, which is our system. Now?",
+            "75C",
+        ),
+        (
+            "Our 3NT= was entered the wrong way round, as if the opps made it; we saw it the next day. Can it be fixed?",
+            "79C1",
+        ),
+        (
+            "LHO asked about our 2D and I think the question told his partner to lead a diamond. Can we do anything?",
+            "16B1(a)",
+        ),
+        (
+            "Partner's ace is a major penalty card and declarer banned hearts; I won the trick. Can I lead a heart now?",
+            "50D2(a)",
+        ),
         # players waiving a rectification themselves; the innocent side choosing its best option
         ("Our opponents revoked but we said we'd rather waive the penalty, it's only a club night. OK?", "10A"),
         ("When LHO made an irregularity, may I choose the option that helps us most?", "10C3"),
