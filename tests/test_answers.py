@@ -795,7 +795,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "75C",
         ),
         (
-            "Our 3NT= was entered the wrong way round, as if the opps made it; we saw it the next day. Can it be fixed?",
+            "Our 3NT= was entered the wrong way round, as if the opps made it; we saw it next day. Can it be fixed?",
             "79C1",
         ),
         (
@@ -803,7 +803,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "16B1(a)",
         ),
         (
-            "Partner's ace is a major penalty card and declarer banned hearts; I won the trick. Can I lead a heart now?",
+            "Partner's ace is a major penalty card and declarer banned hearts; I won the trick. May I lead a heart?",
             "50D2(a)",
         ),
         # players waiving a rectification themselves; the innocent side choosing its best option
