@@ -633,6 +633,16 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
             "hesitation-may-bid",
         ),
         ("if an opponent hesitates and i read something into it and i'm wrong, bad luck?", "opponents-tempo"),
+        # the twenty-first reading: an opponent's tempo that fooled the asker, a board one of us had played
+        # already, cards stuck together, a board passed out by all four, a card seen before anyone called
+        ("rho paused ages then played low, i assumed he had the king and he fooled me. redress?", "opponents-tempo"),
+        ("we had already played this board in an earlier round. what score do we get?", "board-played-by-wrong-pairs"),
+        ("two of my hearts came out together, both face up. which one is played?", "two-cards-at-once"),
+        ("all four of us passed board 9; can we shuffle and redeal it?", "passed-out"),
+        (
+            "I saw LHO's queen of clubs as he took his cards out, before anyone had bid. What now?",
+            "extraneous-information",
+        ),
     ],
 )
 def test_the_rule_that_decides_the_askers_case_is_answered(answers: Answers, question: str, case: str) -> None:
@@ -760,6 +770,45 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("The pair at the next table were talking about board 9 loudly. Will they be penalised for that?", "90B3"),
         ("Declarer claimed and a kibitzer behind him said 'the trump is still out'. What now?", "76B5"),
         ("The revoke cost us two tricks, far more than the slip deserved. Can the TD reduce it as too severe?", "12B2"),
+        # the twenty-first reading's siblings: dummy asking declarer, a dummy card re-named, a refused lead's
+        # penalty card with its lead option, a double said with its bid, uncounted cards and a procedural penalty
+        (
+            "Declarer ruffed a heart and I, as dummy, said 'no hearts?'. LHO said dummy must keep quiet. Who's right?",
+            "42B1",
+        ),
+        (
+            "Declarer called the queen from dummy, RHO followed, then declarer said he misspoke. Can he change it?",
+            "45C4(b)",
+        ),
+        ("My lead out of turn became a penalty card and now partner may not lead spades. Both? Really?", "50D2(a)"),
+        ("Partner said 'double 2 hearts' and RHO says that's not the correct form. Is that right?", "19A2"),
+        ("I held twelve cards through the auction and the TD added a procedural penalty. Why?", "90B7"),
+        (
+            "As defender I pulled the 8 and the 3 of clubs together, both face up; what does the penalty card mean?",
+            "50C",
+        ),
+        # the twenty-first strict reading's wrong and incomplete answers, in other words: a misbid whose
+        # explanation was the agreement (75C), a score entered for the wrong side found the next day (79C2), an
+        # opponent's question that told partner what to lead (16B1(a)), a ban that lasts while partner keeps the lead
+        (
+            "I opened 2C forgetting we play it as strong; partner explained it as strong, which is our system. Now?",
+            "75C",
+        ),
+        (
+            "Our 3NT= was entered the wrong way round, as if the opps made it; we saw it next day. Can it be fixed?",
+            "79C1",
+        ),
+        (
+            "LHO asked about our 2D and I think the question told his partner to lead a diamond. Can we do anything?",
+            "16B1(a)",
+        ),
+        (
+            "Partner's ace is a major penalty card and declarer banned hearts; I won the trick. May I lead a heart?",
+            "50D2(a)",
+        ),
+        # players waiving a rectification themselves; the innocent side choosing its best option
+        ("Our opponents revoked but we said we'd rather waive the penalty, it's only a club night. OK?", "10A"),
+        ("When LHO made an irregularity, may I choose the option that helps us most?", "10C3"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -820,6 +869,9 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # forgetting to alert is not forgetting the agreement; a revoke on trick 3 is not the twelfth trick's
         "I forgot to alert partner's transfer and the opponents were misled. What now?",
         "LHO revoked at trick 3 and we noticed at the end. How many tricks do we get?",
+        # a card of declarer's own hand named wrongly is not dummy's (45C4(b)); a count in the auction is no form
+        "I played the king from my own hand but I meant the queen. Can I change it?",
+        "LHO doubled 4 hearts and I wasn't sure whether to redouble. Is it ever right?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic

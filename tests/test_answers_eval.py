@@ -122,7 +122,9 @@ DATA = Path(__file__).parent / "data"
     # reading of the seventeenth blind set found: 0.600 before its changes, 1.000 after (in sample). The
     # twentieth round's 40 of our own, on the kinds both strict readings left incomplete or off the point: 0.800
     # before its changes, 1.000 after (in sample); the sixteenth and seventeenth blind sets, spent, 1.000 and 0.980
-    # after that round (in sample).
+    # after that round (in sample). The twenty-third round's 25 of our own (own-y), on the kinds of the
+    # twenty-first blind set's misses: 0.840 before its changes, 1.000 after (in sample); the twenty-first set,
+    # spent, 0.810 before and 0.990 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -136,6 +138,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-v.jsonl", 0.92),
         ("player-questions-own-w.jsonl", 0.9),
         ("player-questions-own-x.jsonl", 0.85),
+        ("player-questions-own-y.jsonl", 0.9),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -157,7 +160,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout17.jsonl", 0.95),
         ("player-questions-holdout19.jsonl", 0.85),
         ("player-questions-holdout20.jsonl", 0.87),
-        ("player-questions-holdout21.jsonl", 0.80),
+        ("player-questions-holdout21.jsonl", 0.95),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
@@ -180,6 +183,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-v.jsonl",
             "player-questions-own-w.jsonl",
             "player-questions-own-x.jsonl",
+            "player-questions-own-y.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"

@@ -174,6 +174,21 @@ def test_questions_definitions_and_references(replies: Replies) -> None:
     assert "There is no Law 120" in replies.to_text("law 120").text
 
 
+@pytest.mark.parametrize(
+    ("text", "cites"),
+    [
+        # a term asked "exactly" is still the term; a rule asked without a question mark is still a question
+        ("what is a penalty card exactly", "50"),
+        ("in a pairs game what is average minus worth in percent", "12C2(a)"),
+        ("if you concede a trick by mistake can you get it back", "71"),
+        ("in a team match can the td replace a board that went wrong", "86A"),
+    ],
+)
+def test_a_rule_asked_without_a_question_mark_is_answered(replies: Replies, text: str, cites: str) -> None:
+    reply = replies.to_text(text)
+    assert reply.kind in (Kind.DEFINE, Kind.SUMMARY) and cites in reply.cites, reply
+
+
 def test_the_mode_decides_over_the_wording(replies: Replies) -> None:
     assert replies.to_text("LHO led out of turn", "player").kind is Kind.SUMMARY
     assert replies.to_text("what's the penalty for a revoke?", "director").kind is Kind.SITUATIONS
