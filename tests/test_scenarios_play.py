@@ -429,3 +429,23 @@ def test_a_card_partner_may_have_seen_that_the_defender_denies_is_decided_on_the
     assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
     agreed = answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"})  # established facts: unchanged
     assert not any(law.startswith("85") for law in Engine(charts).ruling_laws(agreed))
+
+
+def test_two_penalty_cards_already_on_the_table_go_straight_to_who_acts_and_51b() -> None:
+    # 50B: a defender with two or more penalty cards has only major ones, so how each was exposed is not asked again;
+    # the description's "two penalty cards" answers the situation, and partner on lead reaches 51B in one more tap.
+    chart = load_charts()["penalty-card"]
+    told = "South declares 3NT. East has two penalty cards in front of him, a club and a diamond, and West has the lead"
+    assert answer_from(read_description(told), chart, chart.nodes["situation"]) == "several-on-table"
+    instead = "East has two penalty cards but led another card to the trick instead of the penalty card"
+    assert answer_from(read_description(instead), chart, chart.nodes["situation"]) is None
+    state = answer(
+        "penalty-card",
+        {"situation": "several-on-table", "several-who-next": "partner-more-suits", "more-suits-choice": "require"},
+    )
+    assert [step.question for step in state.answered] == [
+        "What is the situation?",
+        "Who is next to act?",
+        "Declarer chooses (explain all the options):",
+    ]
+    assert state.rulings[-1].laws[0] == "51B2(a)" and "penalty cards in other suits remain" in state.rulings[-1].text
