@@ -715,3 +715,13 @@ def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_pla
         "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
     )
     assert teams.chart.id == "team-events"
+
+
+def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke() -> None:
+    # 74A1/74A2 make the remarks an offence; 91A gives the Director the power to suspend for the session.
+    chart = load_charts()["procedural-penalty"]
+    told = "a player keeps making rude remarks to his partner at the table, everyone can hear"
+    assert answer_from(read_description(told), chart, chart.nodes["offence"]) == "discourtesy"
+    state = answer("procedural-penalty", {"offence": "discourtesy", "discipline": "suspend"})
+    assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "74A1", "74A2")
+    assert "courteous attitude" in " ".join(outcome_texts(state))
