@@ -449,3 +449,16 @@ def test_two_penalty_cards_already_on_the_table_go_straight_to_who_acts_and_51b(
         "Declarer chooses (explain all the options):",
     ]
     assert state.rulings[-1].laws[0] == "51B2(a)" and "penalty cards in other suits remain" in state.rulings[-1].text
+
+
+def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lose_what_he_gained() -> None:
+    # 66C: quitted tricks may not be inspected; 7B3/90B5: no touching another player's cards without permission,
+    # a procedural-penalty offence; 12A1: no rectification is prescribed, so an adjusted score if he gained.
+    engine = Engine(load_charts())
+    clean = answer("tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "no"})
+    assert engine.ruling_laws(clean)[:2] == ("66C", "7B3") and {"90B5", "12A1"} <= set(engine.ruling_laws(clean))
+    assert "without the permission of an opponent or the Director" in " ".join(outcome_texts(clean))
+    gained = answer(
+        "tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "yes"}, until="adjusted-score/contest"
+    )
+    assert gained.chart.id == "adjusted-score"
