@@ -462,3 +462,16 @@ def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lo
         "tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "yes"}, until="adjusted-score/contest"
     )
     assert gained.chart.id == "adjusted-score"
+
+
+def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and_65b3() -> None:
+    # 79B2: the Director rules on the best evidence; 65D: mixing the played cards jeopardizes a claim to doubtful
+    # tricks; 65B3: a card pointed the wrong way could be pointed out only until that side played to the next trick.
+    state = answer(
+        "tricks-and-inspection",
+        {"what": "count", "count-when": "play-ended", "claim-involved": "no", "facts": "no", "mixed": "otherwise"},
+    )
+    assert state.rulings[-1].laws == ("79B2", "65D", "65B3")
+    assert "doubtful tricks" in state.rulings[-1].text and "pointed the wrong way" in state.rulings[-1].text
+    facts = load_charts()["tricks-and-inspection"].nodes["facts"]
+    assert "65B3" in facts.laws and "pointed the wrong way" in facts.help
