@@ -500,3 +500,16 @@ def test_a_cancelled_substitute_is_compared_with_the_original_call_that_stands()
     state = answer("change-of-call", answers, until="lead-restrictions/comparable-q")
     assert ("change-of-call", "cancelled") in state.trail
     assert "the cancelled call is the substitute and the call in its place is the original one" in state.node.help
+
+
+def test_an_insufficient_bid_the_opponents_had_replaced_themselves_is_allowed_or_forfeited_by_the_director() -> None:
+    # 10A/10B: players may not settle a rectification, but the Director may allow what they did; 92B: a ruling may
+    # still be asked for. 11A: or the Director rules the right to rectification forfeited.
+    fixed = {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "players-fixed"}
+    engine = Engine(load_charts())
+    allowed = answer("insufficient-bid", {**fixed, "players-fixed": "allow", "damaged-b1": "no"})
+    assert allowed.rulings[-1].laws[0] == "27B1(a)"
+    assert {"10A", "10B", "92B"} <= set(engine.ruling_laws(allowed))
+    assert "the Director allows it" in " ".join(outcome_texts(allowed))
+    forfeited = answer("insufficient-bid", {**fixed, "players-fixed": "forfeited", "forfeited-gained": "no"})
+    assert engine.ruling_laws(forfeited)[:3] == ("27", "11A", "11B") and "forfeited" in forfeited.rulings[-1].text

@@ -429,3 +429,49 @@ def test_a_card_partner_may_have_seen_that_the_defender_denies_is_decided_on_the
     assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
     agreed = answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"})  # established facts: unchanged
     assert not any(law.startswith("85") for law in Engine(charts).ruling_laws(agreed))
+
+
+def test_two_penalty_cards_already_on_the_table_go_straight_to_who_acts_and_51b() -> None:
+    # 50B: a defender with two or more penalty cards has only major ones, so how each was exposed is not asked again;
+    # the description's "two penalty cards" answers the situation, and partner on lead reaches 51B in one more tap.
+    chart = load_charts()["penalty-card"]
+    told = "South declares 3NT. East has two penalty cards in front of him, a club and a diamond, and West has the lead"
+    assert answer_from(read_description(told), chart, chart.nodes["situation"]) == "several-on-table"
+    instead = "East has two penalty cards but led another card to the trick instead of the penalty card"
+    assert answer_from(read_description(instead), chart, chart.nodes["situation"]) is None
+    state = answer(
+        "penalty-card",
+        {"situation": "several-on-table", "several-who-next": "partner-more-suits", "more-suits-choice": "require"},
+    )
+    assert [step.question for step in state.answered] == [
+        "What is the situation?",
+        "Who is next to act?",
+        "Declarer chooses (explain all the options):",
+    ]
+    assert state.rulings[-1].laws[0] == "51B2(a)" and "penalty cards in other suits remain" in state.rulings[-1].text
+
+
+def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lose_what_he_gained() -> None:
+    # 66C: quitted tricks may not be inspected; 7B3/90B5: no touching another player's cards without permission,
+    # a procedural-penalty offence; 12A1: no rectification is prescribed, so an adjusted score if he gained.
+    engine = Engine(load_charts())
+    clean = answer("tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "no"})
+    assert engine.ruling_laws(clean)[:2] == ("66C", "7B3") and {"90B5", "12A1"} <= set(engine.ruling_laws(clean))
+    assert "without the permission of an opponent or the Director" in " ".join(outcome_texts(clean))
+    gained = answer(
+        "tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "yes"}, until="adjusted-score/contest"
+    )
+    assert gained.chart.id == "adjusted-score"
+
+
+def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and_65b3() -> None:
+    # 79B2: the Director rules on the best evidence; 65D: mixing the played cards jeopardizes a claim to doubtful
+    # tricks; 65B3: a card pointed the wrong way could be pointed out only until that side played to the next trick.
+    state = answer(
+        "tricks-and-inspection",
+        {"what": "count", "count-when": "play-ended", "claim-involved": "no", "facts": "no", "mixed": "otherwise"},
+    )
+    assert state.rulings[-1].laws == ("79B2", "65D", "65B3")
+    assert "doubtful tricks" in state.rulings[-1].text and "pointed the wrong way" in state.rulings[-1].text
+    facts = load_charts()["tricks-and-inspection"].nodes["facts"]
+    assert "65B3" in facts.laws and "pointed the wrong way" in facts.help

@@ -730,3 +730,13 @@ def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> Non
     assert redeal.rulings[-1].laws[0] == "6D1" and "new shuffle and deal" in redeal.rulings[-1].text
     corrected = answer("wrong-number-of-cards", {**found, "first-play": "no", "seen-card": "no"})
     assert corrected.rulings[-1].laws == ("13A1",) and "played normally" in corrected.rulings[-1].text
+
+
+def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke() -> None:
+    # 74A1/74A2 make the remarks an offence; 91A gives the Director the power to suspend for the session.
+    chart = load_charts()["procedural-penalty"]
+    told = "a player keeps making rude remarks to his partner at the table, everyone can hear"
+    assert answer_from(read_description(told), chart, chart.nodes["offence"]) == "discourtesy"
+    state = answer("procedural-penalty", {"offence": "discourtesy", "discipline": "suspend"})
+    assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "74A1", "74A2")
+    assert "courteous attitude" in " ".join(outcome_texts(state))
