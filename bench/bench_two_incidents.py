@@ -13,7 +13,9 @@ reply opens "Two things happened here" (``MatchResult.incidents``). "In order": 
 those whose first incident's offer comes first.
 
 Single-incident sets: the rows of ``queries-indep-l``, ``-m`` and ``-n`` with one law; a reply told as two
-there is a spurious second incident. ``queries-split-u`` (written for issue 22's false second incidents, in sample):
+there is a spurious second incident. Every labelled message (``queries-*.jsonl``): of those whose match holds two
+incidents, how often the first offer serves a labelled law as shown, and as it would be shown were the split not
+told (the cost or gain of telling it). ``queries-split-u`` (written for issue 22's false second incidents, in sample):
 20 stories of one incident whose second sentence finishes the first, and 10 of two (kind "two").
 
     PYTHONPATH=. python3 bench/bench_two_incidents.py [--misses]
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.answers import Act, Kind, Replies, Reply, build_replies
@@ -102,6 +104,29 @@ def report(replies: Replies, name: str, rows: list[Row], misses: bool) -> None:
                 print(f"    {row.laws} offered {s.offered} in order {s.in_order} told {s.told} {offers}: {row.text}")
 
 
+def first_offer_serves(replies: Replies, reply: Reply, laws: tuple[int, ...]) -> bool:
+    offers = [o for o in reply.offers if o.act in (Act.CHART, Act.LAW)]
+    return bool(offers) and any(serves(replies, offers[0].act, offers[0].key, law) for law in laws)
+
+
+def split_cost(replies: Replies) -> None:
+    """Over every labelled message whose match holds two incidents: the first offer as shown, and without the split."""
+    rows = [row for path in sorted(DATA.glob("queries-*.jsonl")) for row in rows_of(path)]
+    matcher = replies.answers.matcher
+    results = [(row, matcher.match(row.text)) for row in rows]
+    split = [(row, result) for row, result in results if len(result.incidents) >= 2]
+    shown_now = sum(first_offer_serves(replies, replies.situations(result), row.laws) for row, result in split)
+    unsplit = sum(
+        first_offer_serves(replies, replies.situations(replace(result, incidents=(), told=())), row.laws)
+        for row, result in split
+    )
+    told = sum(replies.situations(result).text.startswith(TWO) for _row, result in split)
+    print(
+        f"all labelled messages: {len(rows)}; two incidents matched {len(split)}, told as two {told}; "
+        f"first offer labelled {shown_now} as shown, {unsplit} were the split not told"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print each two-incident story not offered both")
@@ -120,6 +145,7 @@ def main() -> None:
         for mode in MODES:
             told = sum(replies.to_text(r.text, mode).text.startswith(TWO) for r in rows)
             print(f"{file}, one law [{mode}]: {len(rows)} messages; told as two incidents {told}")
+    split_cost(replies)
 
 
 if __name__ == "__main__":
