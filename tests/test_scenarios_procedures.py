@@ -383,6 +383,16 @@ def test_a_late_appeal_is_also_told_that_both_partners_or_the_captain_must_concu
     assert {"92D1", "92D2"} <= set(Engine(load_charts()).ruling_laws(late))
 
 
+def test_an_appeal_in_time_is_told_how_long_the_right_to_appeal_lasts() -> None:
+    # Walk11 #81: "how long do we have to appeal td ruling?" The time (92B) was only in the first question's help:
+    # every ruling of the chart now reads it and cites 92B.
+    state = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "judgement", "committee": "no"})
+    read = " ".join(outcome_texts(state))
+    assert "expires 30 minutes after the official score has been made available for inspection" in read
+    assert "unless the Tournament Organizer has specified a different time period" in read
+    assert "92B" in Engine(load_charts()).ruling_laws(state)
+
+
 def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     state = answer(
         "director-error",
