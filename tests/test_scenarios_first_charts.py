@@ -364,6 +364,27 @@ def test_revoke_noticed_after_the_round_gets_only_equity() -> None:
     assert done.finished and "WEIGHTED" in done.rulings[-1].text
 
 
+def test_a_revoke_found_too_late_for_a_trick_transfer_cites_the_law_that_says_so_when_the_score_is_adjusted() -> None:
+    # Walk11 #75: "revoke found after we moved to next table" was adjusted for damage citing 64C1 alone; why no trick
+    # is transferred is 64B5 (after the round) or 64B4 (a non-offender called on the next deal), each on its own.
+    adjusted = {"equity": "yes", "adjusted-score/contest": "pairs", "adjusted-score/can-assign": "weighted"}
+    after_round = answer(
+        "revoke",
+        {**FOUND_AFTER_THE_ROUND, "request-time": "yes", **adjusted, "adjusted-score/self-inflicted": "no"},
+    )
+    read = " ".join(outcome_texts(after_round))
+    assert "after the round had ended: there is no automatic trick adjustment" in read
+    laws = Engine(load_charts()).ruling_laws(after_round)
+    assert "64B5" in laws and "64B4" not in laws and "64C1" in laws
+    next_deal = answer(
+        "revoke",
+        {**FOUND_AFTER_THE_ROUND, "when-noticed": "next-deal", **adjusted, "adjusted-score/self-inflicted": "no"},
+    )
+    assert "made a call on the next deal" in " ".join(outcome_texts(next_deal))
+    laws = Engine(load_charts()).ruling_laws(next_deal)
+    assert "64B4" in laws and "64B5" not in laws
+
+
 def test_revoke_found_after_the_time_for_a_ruling_leaves_the_score_as_entered() -> None:
     # 92B: the right to request a ruling expires 30 minutes after the official score is available. A walk of a
     # revoke found at home the next day went straight to an equity adjustment.

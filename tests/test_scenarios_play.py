@@ -475,3 +475,32 @@ def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and
     assert "doubtful tricks" in state.rulings[-1].text and "pointed the wrong way" in state.rulings[-1].text
     facts = load_charts()["tricks-and-inspection"].nodes["facts"]
     assert "65B3" in facts.laws and "pointed the wrong way" in facts.help
+
+
+def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_cites_64b3() -> None:
+    # Walk11 #26: "ruffed … in dummy … when dummy still had a small club" was not read as dummy's revoke, so "None of
+    # these" led to a trick transfer; and the adjusted score for damage cited 64C1 without 64B3 (no trick transfer
+    # for a card belonging to dummy).
+    charts = load_charts()
+    chart = charts["revoke"]
+    told = "Declarer ruffed a heart in dummy at trick 4 while dummy still had a small heart. Found at trick 9."
+    assert answer_from(read_description(told), chart, chart.nodes["kind-of-revoke"]) == "penalty-or-dummy"
+    assert answer_from(read_description(told), chart, chart.nodes["who-revoked"]) == "dummy"
+    from_hand = "Declarer discarded from hand at trick 4 when dummy still had a small heart"
+    assert answer_from(read_description(from_hand), chart, chart.nodes["kind-of-revoke"]) is None
+    established = {"what-happened": "revoke", "trick-twelve": "no", "established": "yes", "when-noticed": "in-time"}
+    adjusted = answer(
+        "revoke",
+        {
+            **established,
+            "kind-of-revoke": "penalty-or-dummy",
+            "equity": "yes",
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/can-assign": "weighted",
+            "adjusted-score/self-inflicted": "no",
+        },
+    )
+    assert "a card belonging to dummy: there is no automatic trick adjustment" in " ".join(outcome_texts(adjusted))
+    assert {"64B3", "64C1"} <= set(Engine(charts).ruling_laws(adjusted))
+    stands = answer("revoke", {**established, "kind-of-revoke": "penalty-or-dummy", "equity": "no"})
+    assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws

@@ -159,6 +159,26 @@ def test_wrong_explanation_corrected_by_dummy_after_the_final_pass() -> None:
     assert "ASSIGNED" in state.rulings[-1].text and "12C1(b)" in state.rulings[-1].laws
 
 
+def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_faces_a_card() -> None:
+    # Walk11 #8: "I led a spade, face up. Before dummy had put her cards down, declarer said … puppet Stayman … Can I
+    # take my lead back?" 47E2(a) lets the lead be retracted until dummy faces a card; the chart had one option for
+    # "the lead was faced (dummy down or not)" and its ruling never said the lead may be taken back.
+    charts = load_charts()
+    end = {"damage": "no", "check-ui": "no"}
+    for stage in (
+        {"ask-stage": "lead-no-dummy"},
+        {"ask-stage": "auction", "auction-who": "partner", "which-side": "declaring", "lead-faced": "no-dummy"},
+    ):
+        state = answer("misinformation", {"agreement": "explanation", **stage, **end})
+        read = " ".join(outcome_texts(state))
+        assert "may take the lead back, without further rectification, and lead again" in read
+        assert "no call may be changed now" in read
+        assert "47E2(a)" in Engine(charts).ruling_laws(state)
+    down = answer("misinformation", {"agreement": "explanation", "ask-stage": "play", **end})
+    read = " ".join(outcome_texts(down))
+    assert "may take the lead back" not in read and "cannot be retracted once dummy has faced a card" in read
+
+
 def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     state = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})
     assert "result stands regardless of damage" in state.rulings[-1].text
@@ -381,6 +401,16 @@ def test_a_late_appeal_is_also_told_that_both_partners_or_the_captain_must_concu
     assert "both members of the partnership concur" in read and "team captain concurs" in read
     assert Engine(load_charts()).ruling_laws(late)[:1] == ("92B",)
     assert {"92D1", "92D2"} <= set(Engine(load_charts()).ruling_laws(late))
+
+
+def test_an_appeal_in_time_is_told_how_long_the_right_to_appeal_lasts() -> None:
+    # Walk11 #81: "how long do we have to appeal td ruling?" The time (92B) was only in the first question's help:
+    # every ruling of the chart now reads it and cites 92B.
+    state = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "judgement", "committee": "no"})
+    read = " ".join(outcome_texts(state))
+    assert "expires 30 minutes after the official score has been made available for inspection" in read
+    assert "unless the Tournament Organizer has specified a different time period" in read
+    assert "92B" in Engine(load_charts()).ruling_laws(state)
 
 
 def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
