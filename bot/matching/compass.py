@@ -255,14 +255,15 @@ class Compass:
         last: tuple[int, int] | None = None
         passes: int | None = None  # the passes in a row since the last bid, double or redouble (None: none yet)
         for index, call in enumerate(calls):
+            counted = call.seat is not None or self._listed(calls, index, tokens)
             if passes == 3 and call.seat is not None and call.kind != "pass":
                 signals.extend(self.laws["a call after the final pass"])  # "S 4♠, W pass, N pass, E pass. E doubles"
                 break
             if call.kind != "pass":
                 passes = 0  # any call named, even one not bound to a seat ("S double"), starts the count again
-            elif passes is not None and (call.seat is not None or self._listed(calls, index, tokens)):
+            elif passes is not None and counted:
                 passes += 1
-            if call.seat is None and not self._listed(calls, index, tokens):
+            if not counted:
                 continue
             if index and _period(tokens, calls[index - 1].at) != _period(tokens, call.at):
                 last = None  # a bid named again after the auction ("North's 2♦ was alerted") is not a call
