@@ -730,6 +730,50 @@ def test_a_relation_is_not_read_where_another_law_decides(text: str, told: str) 
     assert relations and not any(r.laws(heard(text)) for r in relations)
 
 
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("N 3NT, E pass, S pass, W pass. S then takes out the double card before the lead.", {39}),  # by seats
+        ("W 1S, N pass, E pass, S pass; N then places the redouble card.", {39}),
+        ("East trumped my diamond lead although she held the diamond 9, and followed with it at trick 8", {63, 64}),
+        ("I'm declarer in 4H and the wrong opponent put down the first card, face up", {54}),
+        ("the board itself says EW vul but the traveller has love all on it", {2}),
+        ("our td moved the pair to the wrong table in round 2, the td's fault, they missed a board", {82, 12}),
+        ("south doubled her own partner's 2 heart bid", {36}),
+        ("rho kept slamming his cards on the table and called me an idiot", {74}),
+    ],
+)
+def test_the_kinds_left_find_their_law(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """A call after a bid and three passes told by seats is Law 39; a ruff or discard while holding the suit a
+    revoke (63, 64); the wrong defender's first card 54; the board's markings against the record 2; the director
+    sending a pair to the wrong table his own error (82, 12); a double of partner's call 36; cards slammed and an
+    insult 74."""
+    result = matcher.match(text)
+    assert laws & {c.law for c in result.candidates[:2]}, result.candidates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "North opens 1H, pass, pass, pass. South leads the king of spades.",  # the lead after the auction
+        "1H, pass, pass, double, then all pass.",  # a balancing double in the auction
+        "W 1S, N pass, E pass, S double, W pass, N 2H.",  # the fourth seat's double reopens the auction
+    ],
+)
+def test_a_call_in_the_auction_is_not_a_call_after_the_final_pass(text: str) -> None:
+    """Only a call after a bid and three passes in a row comes after the final pass; a double in fourth seat
+    after two passes is part of the auction."""
+    assert 39 not in load_compass(TURNS_FILE).signals(text)
+
+
+def test_a_revoke_noticed_in_time_is_not_read_as_established() -> None:
+    """A ruff while holding the suit, noticed before anyone played to the next trick, is corrected (Law 62)."""
+    relations = load_relations()
+    said = heard("partner ruffed a club while holding one, noticed before anyone played to the next trick")
+    signals = {law for r in relations for law in r.laws(said)}
+    assert 62 in signals and not {63, 64} & signals
+
+
 def test_lint_checks_the_turns(tmp_path: Path) -> None:
     assert not lint_turns(load_lawbook()).problems
     bad = tmp_path / "turns.yaml"

@@ -248,12 +248,22 @@ class Compass:
         """The calls in order: a call by a seat while another was said to be due is out of rotation; the next
         call, unless the director or the opponents dealt with it first, calls over it; a bid no higher than the
         last is insufficient. The turn is taken only from a seat said to be due: a story that leaves out the
-        opponents' passes ("North opens 1♥, South responds 2♣") is not a call out of rotation."""
+        opponents' passes ("North opens 1♥, South responds 2♣") is not a call out of rotation. A bid, double or
+        redouble after a bid and three passes in a row comes after the final pass: the auction was over."""
         signals: list[int] = []
         over: tuple[Call, str] | None = None  # a call out of rotation, and the seat whose turn it was
         last: tuple[int, int] | None = None
+        passes: int | None = None  # the passes in a row since the last bid, double or redouble (None: none yet)
         for index, call in enumerate(calls):
-            if call.seat is None and not self._listed(calls, index, tokens):
+            counted = call.seat is not None or self._listed(calls, index, tokens)
+            if passes == 3 and call.seat is not None and call.kind != "pass":
+                signals.extend(self.laws["a call after the final pass"])  # "S 4♠, W pass, N pass, E pass. E doubles"
+                break
+            if call.kind != "pass":
+                passes = 0  # any call named, even one not bound to a seat ("S double"), starts the count again
+            elif passes is not None and counted:
+                passes += 1
+            if not counted:
                 continue
             if index and _period(tokens, calls[index - 1].at) != _period(tokens, call.at):
                 last = None  # a bid named again after the auction ("North's 2♦ was alerted") is not a call
@@ -366,7 +376,7 @@ def compass_of(raw: Any, name: str) -> Compass:
     needed |= {"insufficient", "called over by the player whose turn it was"}
     needed |= {"called over by the offender's left-hand opponent", "a defender's play before the seat due to play"}
     needed |= {"declarer's lead from the hand that did not win", "a defender's lead after another seat won"}
-    needed |= {"the wrong defender's opening lead"}
+    needed |= {"the wrong defender's opening lead", "a call after the final pass"}
     missing = sorted(needed - set(laws))
     if missing:
         raise ValueError(f"{name}: compass: no laws for {missing[0]!r}")

@@ -70,8 +70,23 @@ def _pattern(phrases: Any) -> re.Pattern[str]:
     said = [" ".join(words(str(p).replace("*", " gapgap ")).split()) for p in phrases]
     if not all(said):
         raise ValueError("a phrase has no words")
-    spelled = (" " + "".join(GAP if w == "gapgap" else f"{re.escape(w)} " for w in p.split()) for p in said)
-    return re.compile("|".join(spelled))
+    tree: dict[str, Any] = {}
+    for phrase in said:
+        node = tree
+        for word in phrase.split():
+            node = node.setdefault(word, {})
+        node[""] = {}  # a phrase ends here
+    return re.compile(" " + _alternatives(tree))
+
+
+def _alternatives(tree: dict[str, Any]) -> str:
+    """The phrases sharing their first words as one branch ("doubled north's pass", "doubled east's pass" →
+    "doubled (?:north's|east's) pass"): a long group is then tried word by word, not phrase by phrase."""
+    branches = [
+        "" if word == "" else (GAP if word == "gapgap" else f"{re.escape(word)} ") + _alternatives(rest)
+        for word, rest in tree.items()
+    ]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
 def _group(name: Any, patterns: dict[str, re.Pattern[str]]) -> re.Pattern[str]:
