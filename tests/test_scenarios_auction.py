@@ -371,8 +371,26 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
 
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
-    state = answer("card-exposed-during-auction", {"any-call": "no"}, until="unauthorised-information/other-when")
+    state = answer(
+        "card-exposed-during-auction",
+        {"any-call": "no", "in-the-deal": "no"},
+        until="unauthorised-information/other-when",
+    )
     assert state.chart.id == "unauthorised-information"
+
+
+def test_a_card_seen_while_the_cards_were_dealt_means_a_new_deal_before_any_call() -> None:
+    # Walk12, H20:21: a card flipped over as it was dealt was taken to 16D's options, one of which plays the
+    # board; 6D1 requires a new shuffle and deal if it comes to light before the auction first begins.
+    dealt = {"any-call": "no", "in-the-deal": "yes"}
+    state = answer("card-exposed-during-auction", dealt)
+    assert state.rulings[-1].laws[0] == "6D1" and "new shuffle and deal" in state.rulings[-1].text
+    later = answer(
+        "card-exposed-during-auction",
+        {**dealt, "in-the-deal": "later"},
+        until="unauthorised-information/other-when",
+    )
+    assert later.chart.id == "unauthorised-information"  # found after the auction began: 16D, no redeal
 
 
 def test_a_substituted_insufficient_bid_is_ruled_under_27c_not_25b() -> None:
