@@ -504,3 +504,14 @@ def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_
     assert {"64B3", "64C1"} <= set(Engine(charts).ruling_laws(adjusted))
     stands = answer("revoke", {**established, "kind-of-revoke": "penalty-or-dummy", "equity": "no"})
     assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws
+
+
+def test_a_face_down_lead_changed_after_partners_question_stays_the_original_card() -> None:
+    # Walk12, H20:35: "she picked the face down card back up and put a different one face down": the chart faced
+    # the substitute. 41A: a face-down lead may be withdrawn only on the Director's instruction after an
+    # irregularity; with none, the first card is the lead, and what partner's question suggested is unauthorized.
+    asked = {"what-happened": "review", "review-when": "before-faced", "review-who": "entitled"}
+    changed = answer("start-of-play", {**asked, "lead-changed": "yes"})
+    assert changed.rulings[-1].laws[0] == "41A" and "original card is the opening lead" in changed.rulings[-1].text
+    corrected = answer("start-of-play", {**asked, "lead-changed": "corrected"})
+    assert "47E2(a)" in corrected.rulings[-1].laws
