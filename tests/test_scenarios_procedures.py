@@ -770,3 +770,14 @@ def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke()
     state = answer("procedural-penalty", {"offence": "discourtesy", "discipline": "suspend"})
     assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "74A1", "74A2")
     assert "courteous attitude" in " ".join(outcome_texts(state))
+
+
+def test_hands_put_back_in_the_wrong_pockets_go_to_the_fouled_board_not_the_wrong_direction() -> None:
+    # Walk13 #22 (22b): hands turned round inside the board were nearest to "a pair sat in the wrong direction",
+    # whose ruling scores each pair as it sat; a board whose hands changed pockets is fouled (87A).
+    charts = load_charts()
+    chart = charts["wrong-board"]
+    told = "the north and south hands had been put in the wrong pockets by someone"
+    assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-pockets"
+    state = answer("wrong-board", {"what-happened": "wrong-pockets"}, until="fouled-board/is-fouled")
+    assert state.chart.id == "fouled-board"
