@@ -38,6 +38,7 @@ _LETTER = re.compile(r"\b([NESW])\b(?=\s*[:-]?\s*(?:[1-7]|pass\b|x\b|xx\b|dbl\b)
 _LETTER_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.;!?,:]")
 _SENTENCE_END = frozenset(".;!?")
+_PERIOD_END = _SENTENCE_END - {";"}  # a period's end: a semicolon does not end one ("South opens 1NT; West bids 1♠")
 SPELLED = "spelledout"
 _BID_TOKEN = re.compile(r"[1-7](?:c|d|h|s|nt)")
 _SUBJECTS = frozenset({"he", "she", "they", "i", "we", "you", "anyone", "anybody", "nobody", "everyone", "someone"})
@@ -100,8 +101,8 @@ class Play:
     laws: dict[str, tuple[int, ...]]
     letters: re.Pattern[str]  # a capital seat letter before a word of the play or of declaring ("W wins")
 
-    def readings(self, tokens: list[str]) -> list[int]:
-        """The laws of the play's readings, in order."""
+    def readings(self, tokens: list[str], sentence: list[int]) -> list[int]:
+        """The laws of the play's readings, in order (``sentence``: each token's sentence, ``_numbered``)."""
         joined = " ".join(tokens)
         declarer = next((_seat(m) for m in self.declarer.finditer(joined)), None)
         declarer = declarer or next((m[2] for m in _CONTRACT_BY.finditer(joined)), None)
@@ -122,7 +123,9 @@ class Play:
             if word not in self.leads | self.plays or {"hand", "hands", "cards"} & set(tokens[at + 1 : at + 3]):
                 continue  # "faces his hand", "puts her cards down": a claim or the dummy, not a card played
             actor = _hand(tokens, at, actor, declarer)
-            due = next((_seat_of(seat, declarer) for first, last, seat in dues if _near(tokens, first, last, at)), None)
+            due = next(
+                (_seat_of(seat, declarer) for first, last, seat in dues if _near(sentence, first, last, at)), None
+            )
             defender = declarer is not None and actor not in (declarer, _partner(declarer))
             if due is not None and due != actor and defender and word in self.plays:
                 signals.extend(self.laws["a defender's play before the seat due to play"])
@@ -183,13 +186,15 @@ class Compass:
         tokens = table_words(text, self.play.letters)
         if not any(t in SEATS for t in tokens):
             return ()
-        play = self.play.readings(list(tokens))
+        sentence = _numbered(tokens, _SENTENCE_END)  # blanking a phrase (``_phrases``) leaves the marks as they are
+        play = self.play.readings(list(tokens), sentence)
         dues = _phrases(tokens, self.due)
         together = self.together.search(" ".join(tokens)) is not None  # calls at once (Law 33): no order to read
-        signals = [*([] if together else self._auction(self._calls(tokens, dues), tokens)), *play]
+        calls = [] if together else self._calls(tokens, dues, sentence)
+        signals = [*self._auction(calls, tokens, _numbered(tokens, _PERIOD_END)), *play]
         return tuple(law for law in signals for _ in range(self.weight))
 
-    def _calls(self, tokens: list[str], dues: list[tuple[int, int, str]]) -> list[Call]:
+    def _calls(self, tokens: list[str], dues: list[tuple[int, int, str]], sentence: list[int]) -> list[Call]:
         calls: list[Call] = []
         kinds = [self._kind(tokens, i) for i in range(len(tokens))]
         for i, (token, kind) in enumerate(zip(tokens, kinds, strict=True)):
@@ -197,7 +202,7 @@ class Compass:
                 continue
             bid = (int(token[0]), _RANK[token[1:]]) if kind == "bid" and token[0].isdigit() else None
             calls.append(Call(i, self._caller(tokens, kinds, i), kind, bid))
-        return [self._due(call, calls, dues, tokens) for call in calls]
+        return [self._due(call, calls, dues, tokens, sentence) for call in calls]
 
     def _kind(self, tokens: list[str], i: int) -> str | None:
         token = tokens[i]
@@ -228,15 +233,16 @@ class Compass:
             between.append(word)
         return None
 
-    def _due(self, call: Call, calls: list[Call], dues: list[tuple[int, int, str]], tokens: list[str]) -> Call:
+    def _due(
+        self, call: Call, calls: list[Call], dues: list[tuple[int, int, str]], tokens: list[str], sentence: list[int]
+    ) -> Call:
         """The seat due to call when this call was made: a phrase in its sentence saying that seat had not called
         yet, bound to the call it follows ("West passed before South had called, and North also passed": West's),
         or, set off by a comma or opening the sentence, to the first call after it ("North, before South has
         called, doubles"); else to the nearest call on the other side."""
         for first, last, seat in dues:
-            sentence = _sentence(tokens, first)
-            after = [c for c in calls if c.at > last and _sentence(tokens, c.at) == sentence]
-            before = [c for c in calls if c.at < first and _sentence(tokens, c.at) == sentence]
+            after = [c for c in calls if c.at > last and sentence[c.at] == sentence[first]]
+            before = [c for c in calls if c.at < first and sentence[c.at] == sentence[first]]
             set_off = first == 0 or tokens[first - 1] in {",", ":", *_SENTENCE_END}
             near = (after[:1] if set_off else before[-1:]) or (before[-1:] if set_off else after[:1])
             bound = near[0] if near else None
@@ -244,7 +250,7 @@ class Compass:
                 return Call(call.at, call.seat, call.kind, call.bid, seat)
         return call
 
-    def _auction(self, calls: list[Call], tokens: list[str]) -> tuple[int, ...]:
+    def _auction(self, calls: list[Call], tokens: list[str], period: list[int]) -> tuple[int, ...]:
         """The calls in order: a call by a seat while another was said to be due is out of rotation; the next
         call, unless the director or the opponents dealt with it first, calls over it; a bid no higher than the
         last is insufficient. The turn is taken only from a seat said to be due: a story that leaves out the
@@ -265,7 +271,7 @@ class Compass:
                 passes += 1
             if not counted:
                 continue
-            if index and _period(tokens, calls[index - 1].at) != _period(tokens, call.at):
+            if index and period[calls[index - 1].at] != period[call.at]:
                 last = None  # a bid named again after the auction ("North's 2♦ was alerted") is not a call
             if over is not None and call.seat is not None:
                 offender, owed = over
@@ -331,9 +337,9 @@ def _hand(tokens: list[str], at: int, actor: str, declarer: str | None) -> str:
     return declarer if found[2] else _partner(declarer)
 
 
-def _near(tokens: list[str], first: int, last: int, at: int) -> bool:
+def _near(sentence: list[int], first: int, last: int, at: int) -> bool:
     """A phrase and a word in the same sentence."""
-    return _sentence(tokens, first) == _sentence(tokens, at) and not first <= at <= last
+    return sentence[first] == sentence[at] and not first <= at <= last
 
 
 def _phrases(tokens: list[str], pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
@@ -351,13 +357,14 @@ def _phrases(tokens: list[str], pattern: re.Pattern[str]) -> list[tuple[int, int
     return sorted(found)
 
 
-def _sentence(tokens: list[str], at: int) -> int:
-    return sum(1 for t in tokens[:at] if t in _SENTENCE_END)
-
-
-def _period(tokens: list[str], at: int) -> int:
-    """The sentence a token is in, a semicolon not ending one ("South opens 1NT; West bids 1♠")."""
-    return sum(1 for t in tokens[:at] if t in _SENTENCE_END and t != ";")
+def _numbered(tokens: list[str], ends: frozenset[str]) -> list[int]:
+    """Each token's sentence: how many of the marks ``ends`` come before it, counted once for the whole message."""
+    numbers: list[int] = []
+    count = 0
+    for token in tokens:
+        numbers.append(count)
+        count += token in ends
+    return numbers
 
 
 def load_compass(path: Path) -> Compass:
