@@ -115,12 +115,13 @@ def split_cost(replies: Replies) -> None:
     matcher = replies.answers.matcher
     results = [(row, matcher.match(row.text)) for row in rows]
     split = [(row, result) for row, result in results if len(result.incidents) >= 2]
-    shown_now = sum(first_offer_serves(replies, replies.situations(result), row.laws) for row, result in split)
+    shown = [(row, replies.situations(result)) for row, result in split]
+    shown_now = sum(first_offer_serves(replies, reply, row.laws) for row, reply in shown)
     unsplit = sum(
         first_offer_serves(replies, replies.situations(replace(result, incidents=(), told=())), row.laws)
         for row, result in split
     )
-    told = sum(replies.situations(result).text.startswith(TWO) for _row, result in split)
+    told = sum(reply.text.startswith(TWO) for _row, reply in shown)
     print(
         f"all labelled messages: {len(rows)}; two incidents matched {len(split)}, told as two {told}; "
         f"first offer labelled {shown_now} as shown, {unsplit} were the split not told"
