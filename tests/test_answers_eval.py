@@ -161,6 +161,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout19.jsonl", 0.85),
         ("player-questions-holdout20.jsonl", 0.87),
         ("player-questions-holdout21.jsonl", 0.95),
+        ("player-questions-holdout22.jsonl", 0.80),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
