@@ -300,6 +300,24 @@ def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_i
     assert state.chart.id == "unauthorised-information" and state.node.id == "partner-facts"
 
 
+def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_count() -> None:
+    # 65B3's right has expired, but play is over: the Director determines the tricks won (79B2, 66D), not a park
+    # that says play continues.
+    state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "after-play"}, until="count-when")
+    assert note(state, "pointed-count").laws == ("65B3", "79B") and not state.parked
+    done = answer(
+        "tricks-and-inspection",
+        {
+            "what": "pointed",
+            "pointed-when": "after-play",
+            "count-when": "play-ended",
+            "claim-involved": "no",
+            "facts": "yes",
+        },
+    )
+    assert done.rulings[-1].laws == ("79B2", "66D")
+
+
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
     state = answer("declarer-exposes-cards", {"what": "dropped", "card-played/declarer-how": "dropped"})
     assert state.finished and "48A" in state.rulings[-1].laws and "not played" in state.rulings[-1].text
