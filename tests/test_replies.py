@@ -144,6 +144,14 @@ def test_a_defenders_lead_out_of_turn_in_the_play_is_not_offered_under_declarers
     assert offer.label == "Lead out of turn during the play — Laws 55, 56 (likely)"
 
 
+def test_a_spectator_is_findable_on_the_tempo_and_conduct_line(replies: Replies) -> None:
+    # The chart rules tempo (73), conduct (74) and spectators (76): a walk passed it by for a spectator's remark
+    # because its line named Law 73 alone.
+    reply = replies.to_text("partner hesitated then bid 4S", "director")
+    offer = next(o for o in reply.offers if o.key == "tempo-and-conduct")
+    assert offer.label.startswith("Tempo and conduct — Laws 73, 74, 76")
+
+
 def test_only_situations_near_the_first_are_shown(replies: Replies) -> None:
     for text in ("dummy pointed out a revoke", "forgot to alert", "IB 1♦ over 1♥, not accepted, corrected to 2♦"):
         reply = replies.to_text(text)
