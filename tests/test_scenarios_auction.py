@@ -46,6 +46,8 @@ def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_
         until="comparable-call/play-on-not-comparable",
     )
     assert "prohibits the lead of one suit" in state.rulings[-1].text
+    # 26B: only a suit the offender did not specify in the legal auction; a walk nearly let a bid suit be banned.
+    assert "did not specify in the legal auction" in state.rulings[-1].text
     assert "26B" in state.rulings[-1].laws
     assert not state.finished  # the chart goes on to the end-of-play checks (72C, 16C2)
     state = answer(
