@@ -336,6 +336,26 @@ def test_a_story_of_two_incidents_offers_both_charts_first_the_likelier_first(re
     assert replies.to_text("LHO led out of turn").text == "Which situation is it?"  # one incident: the usual list
 
 
+def test_each_of_a_storys_two_incidents_starts_with_the_other_offered_after_its_ruling(replies: Replies) -> None:
+    """After the first chart's ruling the bot returned to a bare prompt and the second incident was forgotten
+    (walk 17, 7b): the chart picked from a story of two starts with the other incident, to offer once ruled."""
+    reply = replies.to_text(
+        "The opening bid was insufficient and was not accepted. Later on declarer claimed but a trump was still out."
+    )
+    claim, insufficient = reply.offers[:2]
+    assert (claim.then, insufficient.then) == ("insufficient-bid", "claim")
+    started = replies.follow(claim.act, claim.key, claim.then)
+    assert started.kind is Kind.START and started.key == "claim" and started.second is not None
+    assert (started.second.chart, started.second.label) == (
+        "insufficient-bid",
+        "Now the second thing: Insufficient bid — Law 27",
+    )
+    assert replies.follow(Act.CHART, "claim").second is None  # a chart picked alone (a list, a link) offers nothing
+    for forged in ("no-such-chart", "claim"):  # an unknown second chart, or the chart itself: nothing starts
+        assert replies.follow(Act.CHART, "claim", forged).kind is Kind.GONE
+    assert not any(o.then for o in replies.to_text("LHO led out of turn").offers)  # one incident: as before
+
+
 def test_a_split_the_best_situation_is_not_part_of_is_not_told_as_two_things(replies: Replies) -> None:
     """The tenth walk: dummy's 'you're in dummy, partner' was split into an opening lead out of turn and a claim,
     neither of which happened, and *Dummy's rights* came third. The best situation now leads the usual list."""

@@ -216,6 +216,60 @@ async def test_restarting_the_bot_mid_dialogue_loses_nothing(tmp_path: Path, dem
     await store.close()
 
 
+TWO_THINGS = (
+    "The opening bid was insufficient and was not accepted. Later on declarer claimed but a trump was still out."
+)
+SECOND = "Now the second thing: Insufficient bid — Law 27"
+
+
+async def test_the_second_of_a_storys_two_incidents_is_a_button_under_the_first_ruling(tmp_path: Path) -> None:
+    """Walk 17 (7b): after the first of "two things" was ruled, the second was offered only by the old situations
+    message, if the director scrolled up to it. The ruling now carries it as its first button, which still works
+    after a restart and starts that chart with the same story; pressed again, or forged, it changes nothing."""
+    db = tmp_path / "bot.sqlite3"
+    api = FakeBotAPI()
+    store = await Store.open(db)
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    assert "Two things happened here" in table.texts(await table.send(TWO_THINGS))
+    await table.press("Claim or concession")
+    for answer in ("Yes, or no clear reason otherwise", "Yes, agreed", "No: scored as claimed"):
+        calls = await table.press(answer)
+    assert "Ruling — Claim or concession" in table.texts(calls)
+    ruling = table.last_message(with_button=SECOND)
+    buttons = [b["text"] for row in ruling["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons[0] == SECOND and "↩ Reopen" in buttons
+    await app.shutdown()
+    await store.close()
+
+    store = await Store.open(db)  # the bot restarted between the two rulings
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    other = Table(app, api, user_id=2, chat_id=2)
+    first = (await store.sessions("tg:1", ("finished",)))[0]
+    before = await store.events(first.id)
+    forged = ("st:abc", "st:" + "9" * 30, "st:999", f"st:{first.id}")
+    for data, table_of in zip(forged, (table, table, table, other), strict=True):
+        calls = await table_of.press_data(data, ruling)
+        assert [c.method for c in calls] == ["answerCallbackQuery"], data
+    assert table.alerts(calls) == ["Only the director who started this ruling can use its buttons."]
+    assert await store.events(first.id) == before and await store.sessions("tg:2", ("open",)) == []
+    calls = await table.press(SECOND, ruling)
+    assert "Insufficient bid" in table.texts(calls) and [c.method for c in calls][-1] == "sendMessage"
+    (started,) = await store.sessions("tg:1", ("open",))
+    assert (await store.events(started.id))[0].data[
+        "description"
+    ] == TWO_THINGS and started.chart_id == "insufficient-bid"
+    again = await table.press(SECOND, ruling)  # the old button: one line, nothing started
+    assert table.alerts(again) == [f"The second thing is already started (session {started.id}): resume it from there."]
+    assert len(await store.sessions("tg:1", ("open", "finished"))) == 2
+    calls = await table.press_data(f"u:{first.id}")  # the ruling read again offers it no more
+    assert "Ruling — Claim or concession" in table.texts(calls)
+    assert SECOND not in str([c.params.get("reply_markup") for c in calls])
+    await app.shutdown()
+    await store.close()
+
+
 @pytest.mark.slow
 async def test_long_law_text_is_split_within_telegram_limits(demo: tuple[Application, FakeBotAPI]) -> None:
     app, api = demo
@@ -428,7 +482,10 @@ def test_every_offer_fits_in_button_data_and_reads_back() -> None:
     offers = [Offer("x", Act.CHART, c) for c in charts] + [Offer("x", Act.TOPIC, f"c:{c}") for c in charts]
     offers += [Offer("x", Act.TRIAGE, b.key) for b in load_triage().walk()] + [Offer("x", Act.NONE)]
     offers += [Offer("x", Act.LAW, "27B1(b)"), Offer("x", Act.RELATED, "l:93")]
+    offers += [Offer("x", Act.CHART, c, then) for c in charts for then in charts if then != c]  # a story of two
     for offer in offers:
         pressed = decode(FollowOffer.of(offer).encode())
-        assert isinstance(pressed, FollowOffer) and pressed.read() == (offer.act, offer.key)
+        assert isinstance(pressed, FollowOffer) and pressed.read() == (offer.act, offer.key, offer.then)
     assert decode("o:?:x") is None
+    for forged in ("o:c:+claim", "o:c:claim+", "o:c:claim+revoke+x"):
+        assert decode(forged) is None, forged

@@ -18,7 +18,7 @@ from bot.laws import load_lawbook
 from bot.matching import ChartEntry, build_matcher
 from bot.rulings import Rulings
 from bot.rulings.export import export
-from bot.store import Store
+from bot.store import Status, Store
 from bot.terminal import TerminalChat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -373,3 +373,61 @@ async def test_a_ruling_whose_chart_was_removed_is_still_listed(
     later = TerminalChat(Dialogs(store, others), chat.book, chat.owner, build_matcher([]), replies=chat.replies)
     assert f"{sid}  demo-main — " in await later.handle("rulings")
     assert "which no longer exists" in await later.handle(f"ruling {sid}")
+
+
+TWO_THINGS = (
+    "The opening bid was insufficient and was not accepted. Later on declarer claimed but a trump was still out."
+)
+
+
+def _real_chat(store: Store) -> TerminalChat:
+    charts = load_charts()
+    entries = [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()]
+    return TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
+
+
+async def _rule(chat: TerminalChat, screen: str) -> str:
+    """Answer 1 to every question until the ruling."""
+    for _ in range(12):
+        if screen.startswith("RULING"):
+            return screen
+        screen = await chat.handle("1")
+    raise AssertionError(screen)
+
+
+async def test_the_second_of_a_storys_two_incidents_is_offered_after_the_first_ruling(tmp_path: Path) -> None:
+    """Walk 17 (7b): after the first of "two things" was ruled the terminal returned to a bare prompt and the
+    director had to type the story again. The ruling now offers the other incident as choice 1, also after a
+    restart of the bot, with the same story; once it is started it is offered no more."""
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    chat = _real_chat(store)
+    assert "Two things happened here" in await chat.handle(TWO_THINGS)
+    ruling = await _rule(chat, await chat.handle("1"))  # the claim first
+    assert ruling.startswith("RULING — Claim") and ruling.endswith(
+        "\n\n  1. Now the second thing: Insufficient bid — Law 27"
+    )
+    assert (await chat.handle("change 4")).startswith("Changing answer 4")
+    assert (await chat.handle("1")).endswith("1. Now the second thing: Insufficient bid — Law 27")  # changed: kept
+    await store.close()
+
+    store = await Store.open(tmp_path / "bot.sqlite3")  # the bot restarted between the two rulings
+    chat = _real_chat(store)
+    assert (await chat.handle("ruling 1")).count("Now the second thing: Insufficient bid") == 1
+    second = await chat.handle("1")
+    assert second.startswith("[Insufficient bid · session 2")
+    record = await chat.rulings.record(2)
+    assert record.description == TWO_THINGS  # the same story: what it says is answered from it, as usual
+    assert "second thing" not in await chat.handle("ruling 1")
+    assert (await chat.handle("1")).startswith("This ruling is complete")  # nothing more: nothing started
+    assert [s.id for s in await chat.dialogs.sessions("terminal:tester", (Status.OPEN,))] == [2]
+    assert "second thing" not in await _rule(chat, await chat.handle("resume 2"))  # the second offers nothing
+    await store.close()
+
+
+async def test_a_ruling_on_a_story_of_one_incident_offers_nothing_after_it(store: Store) -> None:
+    chat = _real_chat(store)
+    await chat.handle("mode director")
+    assert (await chat.handle("LHO led out of turn")).startswith("Which situation is it?")
+    ruling = await _rule(chat, await chat.handle("1"))
+    assert "second thing" not in ruling and ruling.rstrip().splitlines()[-1].startswith("  ")
+    assert (await chat.handle("1")).startswith("This ruling is complete")

@@ -1,8 +1,9 @@
 """From what a user typed to what to show: the one step the terminal and Telegram share.
 
 A front end hands over the text and the user's mode and gets a ``Reply``: its kind, the text to show and
-the offers (one button or numbered entry each). Choosing an offer is ``follow(act, key)``, the next
-Reply; a chart to start comes back as kind START for the front end to open with the dialog service. What a
+the offers (one button or numbered entry each). Choosing an offer is ``follow(act, key, then)``, the next
+Reply; a chart to start comes back as kind START for the front end to open with the dialog service (with the
+story's other incident, when it told two, to offer once that ruling is given). What a
 text means is decided here and in ``knowledge/`` (question forms, chatter, the triage tree), never in a
 front end, so both answer the same words the same way.
 """
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.answers.reading import Answers, Topic, build_answers
 from bot.answers.triage import Branch, Triage, load_triage
+from bot.dialogs import Second
 from bot.dialogs.model import Chart
 from bot.laws import LawBook
 from bot.laws.glossary import Term
@@ -34,6 +36,7 @@ DECLINE = (
     "table; bidding and play advice and the club's arrangements are for your teacher or your club."
 )
 GONE = "That choice is no longer available; describe what happened again."
+SECOND = "Now the second thing: "  # what the ruling on one incident of a story of two offers next
 
 
 class Kind(Enum):
@@ -66,6 +69,7 @@ class Offer:
     label: str
     act: Act
     key: str = ""
+    then: str = ""  # CHART, for one of a story's two incidents: the other's chart, offered after this ruling
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,7 @@ class Reply:
     key: str = ""  # START: the chart to start
     cites: tuple[str, ...] = ()  # the sections the text shown rests on (a summary's, a term's, a law's)
     topic: str = ""  # SUMMARY: the topic's token ("a:revoke-found-later", "c:revoke", "l:54")
+    second: Second | None = None  # START: the story's other incident, to start with the chart and offer after it
 
 
 class Replies:
@@ -109,10 +114,14 @@ class Replies:
             return self.triage_start(text)
         return self.situations(result)
 
-    def follow(self, act: Act, key: str) -> Reply:
-        """What choosing an offer shows; an offer whose chart, law, topic or branch is gone gives GONE."""
+    def follow(self, act: Act, key: str, then: str = "") -> Reply:
+        """What choosing an offer shows; an offer whose chart, law, topic or branch is gone gives GONE. A chart
+        chosen as one of a story's two incidents (``then``: the other's chart) starts with the other's offer."""
         if act is Act.CHART:
-            return Reply(Kind.START, "", (), key) if key in self.charts else _gone()
+            if key not in self.charts or (then and (then not in self.charts or then == key)):
+                return _gone()
+            second = Second(then, SECOND + _situation_line(self.charts[then])) if then else None
+            return Reply(Kind.START, "", (), key, second=second)
         if act is Act.LAW:
             return self.law(key)
         if act is Act.TOPIC or act is Act.RELATED:
@@ -199,7 +208,7 @@ class Replies:
         charts = [self.charts[c] for c in branch.charts if c in self.charts]
         if not charts:
             return Reply(Kind.SAY, "No chart fits that yet; the list of charts has them all.")
-        offers = tuple(Offer(f"{plain_name(c)} — {chart_laws_named(c)}", Act.CHART, c.id) for c in charts)
+        offers = tuple(Offer(_situation_line(c), Act.CHART, c.id) for c in charts)
         return Reply(Kind.SITUATIONS, "Which situation is it?", offers)
 
     # --- helpers ----------------------------------------------------------------------------------
@@ -224,7 +233,12 @@ class Replies:
                 return {}, []
             offers[chart.id] = _chart_offer(chart, candidate)
             told.append(f"{len(told) + 1}. “{_quoted(sentence)}” — {plain_name(chart)}")
-        return (offers, told) if len(told) >= 2 else ({}, [])
+        if len(told) < 2:
+            return {}, []
+        first, second = offers
+        offers[first] = replace(offers[first], then=second)  # each incident's chart offers the other's after it
+        offers[second] = replace(offers[second], then=first)
+        return offers, told
 
     def _chart_for(self, candidate: Candidate, ranks: dict[int, int], taken: Collection[str]) -> Chart | None:
         """The chart a candidate law leads to: the one that is about that law, else the one about the
@@ -253,7 +267,12 @@ def _sure(candidate: Candidate) -> str:
 
 def _chart_offer(chart: Chart, candidate: Candidate) -> Offer:
     """A chart offered for a candidate law: its plain name, its own law and how sure."""
-    return Offer(f"{plain_name(chart)} — {chart_laws_named(chart)} ({_sure(candidate)})", Act.CHART, chart.id)
+    return Offer(f"{_situation_line(chart)} ({_sure(candidate)})", Act.CHART, chart.id)
+
+
+def _situation_line(chart: Chart) -> str:
+    """The line that offers a chart: its plain name and its law ("Claim — Law 70")."""
+    return f"{plain_name(chart)} — {chart_laws_named(chart)}"
 
 
 def _quoted(sentence: str, most: int = 80) -> str:

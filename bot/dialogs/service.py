@@ -59,6 +59,15 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class Second:
+    """The other incident of a story that told two: its chart, and the line that offers it once the first
+    ruling is given (kept with the first session, so the offer outlives a restart of the bot)."""
+
+    chart: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Screen:
     """What a front end shows: the node the session stands at, or its final ruling."""
 
@@ -91,6 +100,7 @@ class Screen:
     after: Screen | None = None
     kept: tuple[int, ...] = ()  # just after a change: the numbers of the later answers it kept, shown so that no
     # ruling rests unseen on an answer given in another answer's context
+    second: Second | None = None  # once finished: the story's other incident, offered until it is started
 
     @property
     def kept_answers(self) -> tuple[tuple[int, Answered], ...]:
@@ -201,11 +211,13 @@ class Dialogs:
         chat: str | None = None,
         description: str | None = None,
         settings: Mapping[str, Setting] | None = None,
+        second: Second | None = None,
     ) -> Screen:
         """A new session; started from a ``description`` (what the director typed), it is kept with the session
         and every question the description answers is answered from it (``bot/dialogs/facts.py``). The
         ``settings`` (the regulations the director's club follows) are kept with it too: a question they answer
-        is answered from them, one they only inform shows them (``bot/dialogs/regulations.py``)."""
+        is answered from them, one they only inform shows them (``bot/dialogs/regulations.py``). A ``second``
+        incident the description told is kept with it and offered once the ruling is given."""
         chart = self.charts.get(chart_id)
         if chart is None:
             raise DialogError(f"There is no chart {chart_id!r}. Type 'charts' to see them.")
@@ -216,6 +228,8 @@ class Dialogs:
         kept = {name: setting.as_data() for name, setting in (settings or {}).items() if name in named}
         if kept:
             start["settings"] = kept
+        if second is not None:
+            start["second"] = {"chart": second.chart, "label": second.label}
         walk = self.engine.begin(chart_id, settings=settings_from(kept))
         prefilled = self._prefill(walk, start)
         if prefilled:
@@ -304,6 +318,19 @@ class Dialogs:
         park = Step(walk.chart.id, walk.node.id, CONTINUE)
         self.engine.take(walk, park)
         return [(EventKind.RESUME, park.as_data()), *self._prefill(walk, start)]
+
+    async def second_thing(self, owner: str, session_id: int) -> tuple[Second, str | None]:
+        """The other incident the session's story told, to be started now, and the story itself; a session
+        that holds none, or whose second incident was started already, says so and nothing is started."""
+        _row, _walk, events = await self._load(owner, session_id)
+        started = next((e.data.get("session") for e in events if e.kind == EventKind.SECOND), None)
+        if started is not None:
+            raise DialogError(f"The second thing is already started (session {started}): resume it from there.")
+        second = _second(events)
+        if second is None:
+            raise DialogError(f"Session {session_id} told one incident: there is no second thing to start.")
+        description = events[0].data.get("description")
+        return second, str(description) if description else None
 
     async def resume(self, owner: str, session_id: int) -> Screen:
         """Continue a parked session past its park node; any other session is simply shown."""
@@ -478,7 +505,7 @@ class Dialogs:
         """The screen of a loaded session, with the regulations it was started with and its polls' results."""
         screen = self._screen(row.id, self.charts[row.chart_id], walk, walk.settings)
         if walk.finished:
-            return screen
+            return replace(screen, second=_second(events))
         if walk.parked:
             screen = self._with_after(screen, walk, _started(events))
         polled = tuple(
@@ -554,6 +581,14 @@ def _started(events: list[Event]) -> Mapping[str, Any]:
     if named:
         start["description"] = ". ".join(text for text in (start.get("description"), f"{named[-1]} event") if text)
     return start
+
+
+def _second(events: list[Event]) -> Second | None:
+    """The story's other incident kept at the start, unless it has been started since."""
+    kept = _started(events).get("second")
+    if not kept or any(e.kind == EventKind.SECOND for e in events):
+        return None
+    return Second(str(kept["chart"]), str(kept["label"]))
 
 
 def _regulation_line(node: Node, settings: Mapping[str, Setting]) -> str:

@@ -10,7 +10,7 @@ import secrets
 import time
 from collections import Counter
 
-from bot.dialogs import Dialogs, NotFound, Screen
+from bot.dialogs import Dialogs, NotFound, Screen, Second
 from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
 from bot.laws.refs import law_number
@@ -91,19 +91,30 @@ class Rulings:
         description: str | None = None,
         *,
         described_by: str | None = None,
+        second: Second | None = None,
     ) -> Screen:
         """Start a chart for a director (from what they typed, if any, so its facts are not asked again); a
         director of exactly one club files the ruling under that club.
 
         ``described_by`` is who described the incident the situation was offered for (in a group): only they
-        may pick it, and so direct the ruling; they can hand the ruling over once it has started."""
+        may pick it, and so direct the ruling; they can hand the ruling over once it has started. ``second``
+        is the other incident the description told, offered when this ruling is given."""
         if described_by is not None and described_by != owner:
             raise RulingError(NOT_DESCRIBER)
         clubs = await self.filing_clubs(owner)
         club = await self.store.club(clubs[0]) if len(clubs) == 1 else None
-        screen = await self.dialogs.start(owner, chart_id, chat, description, regulation_settings(club))
+        screen = await self.dialogs.start(owner, chart_id, chat, description, regulation_settings(club), second)
         if club is not None:
             await self.attach_club(owner, screen.session_id, club.id)
+        return screen
+
+    async def start_second(self, owner: str, session_id: int, chat: str | None = None) -> Screen:
+        """Start the second incident the story of the director's session ``session_id`` told, with the same
+        story (so what it already says is answered), and mark it started there: it is offered no more. Started
+        before it is marked, so a crash in between offers it again rather than losing it."""
+        second, description = await self.dialogs.second_thing(owner, session_id)
+        screen = await self.start(owner, second.chart, chat, description)
+        await self.dialogs.note(session_id, EventKind.SECOND, {"session": screen.session_id})
         return screen
 
     async def filing_clubs(self, user: str) -> list[int]:

@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     DECISION = "decision"
     POLL = "poll"
     SCORE = "score"
+    SECOND = "second"  # the second incident the story told was started, as the session in the data
 
 
 class StoreError(Exception):

@@ -48,7 +48,7 @@ from telegram.request import BaseRequest
 from telegram.warnings import PTBUserWarning
 
 from bot.answers import GONE, Act, Kind, Reply, build_replies
-from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Stale
+from bot.dialogs import DialogError, Dialogs, Moved, NotFound, Screen, Second, Stale
 from bot.dialogs.render import seats_line
 from bot.laws import LawBook
 from bot.laws.text import describe_lookup
@@ -308,7 +308,8 @@ class TelegramFrontEnd:
             async def ruling() -> None:
                 for index, part in enumerate(parts):
                     last = index == len(parts) - 1
-                    keyboard = ruling_keyboard(screen.session_id, screen.score is not None) if last else None
+                    second = screen.second.label if screen.second else ""
+                    keyboard = ruling_keyboard(screen.session_id, screen.score is not None, second) if last else None
                     await self.reply(update, part, keyboard)
 
             if edit is None:
@@ -476,7 +477,7 @@ class TelegramFrontEnd:
         (``edit``: replace that message, as a triage question narrowing down does). The id of the message that
         carries the offers is returned."""
         if reply.kind is Kind.START:
-            await self.start_chart(update, reply.key)
+            await self.start_chart(update, reply.key, reply.second)
             return None
         parts = reply_parts(reply)
         if edit is not None and len(parts) == 1:
@@ -622,14 +623,20 @@ class TelegramFrontEnd:
             return None
         await self.start_chart(update, press.chart)
 
-    async def start_chart(self, update: Update, chart_id: str) -> None:
+    async def start_chart(self, update: Update, chart_id: str, second: Second | None = None) -> None:
         """Open a chart for the user in this chat. Started from a pressed offer, what was described above it
         answers what it can, and in a group only the person who described it may start it (the rulings
-        service decides, and files the ruling under the director's club)."""
+        service decides, and files the ruling under the director's club); ``second`` is the story's other
+        incident, offered under this ruling."""
         message = self.pressed_message(update)
         described = self.described.get((message.chat_id, message.message_id)) if message else None
         screen = await self.records.rulings.start(
-            self.owner(update), chart_id, self.chat(update), described, described_by=self._describer(update)
+            self.owner(update),
+            chart_id,
+            self.chat(update),
+            described,
+            described_by=self._describer(update),
+            second=second,
         )
         await self.show(update, screen)
 

@@ -198,6 +198,14 @@ class StartChart(Press):
     chart: str
 
 
+@kind("st")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SecondThing(Press):
+    """Start the other incident the story of ruling ``session`` told (offered under that ruling)."""
+
+    session: int
+
+
 @kind("l")
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShowLaw(Press):
@@ -219,6 +227,7 @@ class NoneOfThese(Press):
 _ACT_LETTERS = {Act.CHART: "c", Act.LAW: "l", Act.TOPIC: "t", Act.RELATED: "r", Act.TRIAGE: "q", Act.NONE: "n"}
 _LETTER_ACTS = {letter: act for act, letter in _ACT_LETTERS.items()}
 _NO_KEY = "-"  # "None of these" leads to the triage's first question and needs no key; a field is never empty
+_THEN = "+"  # between a chart and the story's other incident's chart (chart ids are [a-z0-9-])
 
 
 @kind("o")
@@ -226,20 +235,27 @@ _NO_KEY = "-"  # "None of these" leads to the triage's first question and needs 
 class FollowOffer(Press):
     """Follow an offer of a reply (``bot.answers.Offer``): what it leads to, never its position, so the
     button still works after a restart (``o:c:revoke`` starts the revoke chart, ``o:q:play.revoke`` is a
-    triage branch, ``o:t:c:revoke`` a summary)."""
+    triage branch, ``o:t:c:revoke`` a summary; ``o:c:claim+insufficient-bid`` starts the claim chart of a story
+    that told an insufficient bid too, offered after the claim's ruling)."""
 
     act: str
     key: str
 
     @classmethod
     def of(cls, offer: Offer) -> FollowOffer:
-        return cls(_ACT_LETTERS[offer.act], offer.key or _NO_KEY)
+        then = _THEN + offer.then if offer.then else ""
+        return cls(_ACT_LETTERS[offer.act], (offer.key or _NO_KEY) + then)
 
     def check(self) -> bool:
-        return self.act in _LETTER_ACTS
+        if self.act != "c":
+            return self.act in _LETTER_ACTS
+        chart, plus, then = self.key.partition(_THEN)
+        return not plus or (bool(chart) and bool(then) and _THEN not in then)
 
-    def read(self) -> tuple[Act, str]:
-        return _LETTER_ACTS[self.act], "" if self.key == _NO_KEY else self.key
+    def read(self) -> tuple[Act, str, str]:
+        """The offer's act, key and the chart of the story's other incident ("" for none)."""
+        key, _plus, then = self.key.partition(_THEN) if self.act == "c" else (self.key, "", "")
+        return _LETTER_ACTS[self.act], "" if key == _NO_KEY else key, then
 
 
 # --- answers for players --------------------------------------------------------------------------

@@ -61,10 +61,11 @@ from bot.telegram.callbacks import (
     Picture,
     Press,
     ReopenRuling,
+    SecondThing,
     Share,
     StopSharing,
 )
-from bot.telegram.render import Keyboard, button, esc, split_message
+from bot.telegram.render import Keyboard, button, esc, fit_label, split_message
 from bot.telegram.render import keyboard as json_keyboard
 from bot.telegram.replies import answered_prompt
 from bot.telegram.updates import answer_now
@@ -106,12 +107,15 @@ def _name(update: Update) -> str:
     return user.full_name.strip() or (f"@{user.username}" if user.username else "")
 
 
-def ruling_keyboard(sid: int, score: bool = False) -> Keyboard:
-    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in. JSON, as
-    the question keyboards are (render.button): it is built for every ruling sent."""
+def ruling_keyboard(sid: int, score: bool = False, second: str = "") -> Keyboard:
+    """The actions on a finished ruling; *Score it* when its chart says what arithmetic it ends in; first, the
+    ``second`` incident its story told, when there is one to start. JSON, as the question keyboards are
+    (render.button): it is built for every ruling sent."""
+    onward = [[button(fit_label(second), SecondThing(sid).encode())]] if second else []
     scoring = [[button("🧮 Score it", AskScore(sid).encode())]] if score else []
     return json_keyboard(
         [
+            *onward,
             *scoring,
             [button("🪑 Board & seats", BoardMenu(sid).encode()), button("📝 Add a note", AskNote(sid).encode())],
             [
@@ -166,6 +170,7 @@ class RecordHandlers:
             StopSharing: self._revoke,
             Picture: self._picture,
             ReopenRuling: self._reopen,
+            SecondThing: self._second_thing,
             Appeal: self._ask_appeal,
             AppealShared: self._ask_appeal_shared,
             Forget: self._forget,
@@ -335,6 +340,11 @@ class RecordHandlers:
 
     async def _reopen(self, update: Update, press: ReopenRuling) -> None:
         screen = await self.rulings.reopen(self.front.owner(update), press.session)
+        await self.front.show(update, screen)
+
+    async def _second_thing(self, update: Update, press: SecondThing) -> None:
+        """The story's other incident, started from under the first ruling with the same story."""
+        screen = await self.rulings.start_second(self.front.owner(update), press.session, self.front.chat(update))
         await self.front.show(update, screen)
 
     # --- appeals --------------------------------------------------------------------------------

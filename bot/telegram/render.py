@@ -41,7 +41,8 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def _label(text: str) -> str:
+def fit_label(text: str) -> str:
+    """A button's label cut to what a phone shows whole."""
     return text if len(text) <= BUTTON_LABEL_LIMIT else text[: BUTTON_LABEL_LIMIT - 1] + "…"
 
 
@@ -102,7 +103,9 @@ def question_html(screen: Screen) -> str:
 
 def question_keyboard(screen: Screen) -> Keyboard:
     at = (screen.session_id, screen.step, screen.question)
-    rows = [[button(_label(choice.label), Answer(*at, index).encode())] for index, choice in enumerate(screen.options)]
+    rows = [
+        [button(fit_label(choice.label), Answer(*at, index).encode())] for index, choice in enumerate(screen.options)
+    ]
     navigation = []
     if screen.step > 0:
         navigation.append(button("⬅ Back", Back(*at).encode()))
@@ -164,7 +167,7 @@ def change_keyboard(screen: Screen) -> Keyboard:
     """One button per earlier answer: pick which one to change."""
     sid = screen.session_id
     rows = [
-        [button(_label(f"{n}. {a.question} → {answer_words(a)}"), ChangeWhich(sid, n).encode())]
+        [button(fit_label(f"{n}. {a.question} → {answer_words(a)}"), ChangeWhich(sid, n).encode())]
         for n, a in enumerate(screen.path, start=1)
     ]
     keep = Keep(sid, screen.step, screen.question).encode()
@@ -176,7 +179,7 @@ def reopen_keyboard(screen: Screen, number: int, now: Screen) -> Keyboard:
     """The options of an earlier question, each changing answer ``number`` while the session is at ``now``."""
     sid = screen.session_id
     rows = [
-        [button(_label(choice.label), Change(sid, now.step, number, screen.question, index).encode())]
+        [button(fit_label(choice.label), Change(sid, now.step, number, screen.question, index).encode())]
         for index, choice in enumerate(screen.options)
     ]
     keep = Keep(sid, now.step, now.question).encode()

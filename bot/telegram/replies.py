@@ -12,7 +12,7 @@ from telegram import Message, Update
 
 from bot.answers import Kind, Reply
 from bot.telegram.callbacks import FollowOffer
-from bot.telegram.render import BUTTON_LABEL_LIMIT, Keyboard, button, esc, keyboard, split_message
+from bot.telegram.render import Keyboard, button, esc, fit_label, keyboard, split_message
 
 _TITLED = (Kind.SUMMARY, Kind.DEFINE)  # replies whose first line is a heading
 
@@ -30,12 +30,8 @@ def reply_parts(reply: Reply) -> list[str]:
 
 def reply_keyboard(reply: Reply) -> Keyboard | None:
     """One button per offer, one per row, in the reply's order."""
-    rows = [[button(_fit(offer.label), FollowOffer.of(offer).encode())] for offer in reply.offers]
+    rows = [[button(fit_label(offer.label), FollowOffer.of(offer).encode())] for offer in reply.offers]
     return keyboard(rows) if rows else None
-
-
-def _fit(label: str) -> str:
-    return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
 
 
 def answered_prompt(update: Update, prompt: re.Pattern[str]) -> tuple[Message, re.Match[str]] | None:

@@ -183,7 +183,8 @@ class TerminalChat:
     async def _render(self, reply: Reply) -> str:
         """A reply's text with its offers numbered (the next number typed follows one); START opens its chart."""
         if reply.kind is Kind.START:
-            return self.show(await self.rulings.start(self.owner, reply.key, description=self.description))
+            screen = await self.rulings.start(self.owner, reply.key, description=self.description, second=reply.second)
+            return self.show(screen)
         self.menu = reply.offers
         lines = [reply.text, *(f"  {n}. {offer.label}" for n, offer in enumerate(reply.offers, start=1))]
         return "\n".join(lines)
@@ -193,7 +194,7 @@ class TerminalChat:
             return f"Choose a number from 1 to {len(self.menu)}."
         offer = self.menu[number - 1]
         self.menu = ()
-        return await self._render(self.replies.follow(offer.act, offer.key))
+        return await self._render(self.replies.follow(offer.act, offer.key, offer.then))
 
     async def _define(self, rest: str) -> str:
         return await self._render(self.replies.define(rest))
@@ -249,6 +250,8 @@ class TerminalChat:
 
     async def _answer(self, number: int) -> str:
         screen = self._current()
+        if screen.finished and screen.second is not None and number == 1:  # the story's other incident
+            return self.show(await self.rulings.start_second(self.owner, screen.session_id))
         if screen.finished:
             return "This ruling is complete. Type 'restart', 'change N', or start another chart."
         if not 1 <= number <= len(screen.options):

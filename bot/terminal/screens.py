@@ -60,6 +60,8 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
     if screen.path:
         lines.append("How we got here:")
         lines += [f"  {n}. {a.question} → {answer_words(a)}" for n, a in enumerate(screen.path, start=1)]
+    if screen.second is not None:  # the story's other incident, chosen by typing 1
+        lines += ["", f"  1. {screen.second.label}"]
     return "\n".join(lines).rstrip()
 
 
