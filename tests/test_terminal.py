@@ -431,3 +431,14 @@ async def test_a_ruling_on_a_story_of_one_incident_offers_nothing_after_it(store
     ruling = await _rule(chat, await chat.handle("1"))
     assert "second thing" not in ruling and ruling.rstrip().splitlines()[-1].startswith("  ")
     assert (await chat.handle("1")).startswith("This ruling is complete")
+
+
+async def test_the_second_incident_picked_from_the_story_again_is_not_offered_twice(store: Store) -> None:
+    """A director who types the story again (or, on Telegram, scrolls up to its situations) and picks the other
+    incident has started it: the first ruling offers it no more, and the second does not offer the first back."""
+    chat = _real_chat(store)
+    await chat.handle(TWO_THINGS)
+    assert "Now the second thing" in await _rule(chat, await chat.handle("1"))
+    assert "Two things happened here" in await chat.handle(TWO_THINGS)
+    assert "second thing" not in await _rule(chat, await chat.handle("2"))  # the insufficient bid, ruled
+    assert "second thing" not in await chat.handle("ruling 1")

@@ -10,7 +10,7 @@ import secrets
 import time
 from collections import Counter
 
-from bot.dialogs import Dialogs, NotFound, Screen, Second
+from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Second
 from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
 from bot.laws.refs import law_number
@@ -34,7 +34,7 @@ from bot.rulings.record import (
 from bot.rulings.settings import authorities, check_setting, club_settings, regulation_settings
 from bot.scoring import ScoringError
 from bot.scoring.service import ruling_score_text
-from bot.store import Club, EventKind, Forgotten, Store
+from bot.store import Club, EventKind, Forgotten, Status, Store
 
 __all__ = ["authorities", "club_settings"]  # kept importable from here: the settings moved to bot.rulings.settings
 
@@ -98,15 +98,34 @@ class Rulings:
 
         ``described_by`` is who described the incident the situation was offered for (in a group): only they
         may pick it, and so direct the ruling; they can hand the ruling over once it has started. ``second``
-        is the other incident the description told, offered when this ruling is given."""
+        is the other incident the description told, offered when this ruling is given, unless that incident's
+        ruling was started first from the same story (the director went back to the situations): then each is
+        started, and neither offers the other."""
         if described_by is not None and described_by != owner:
             raise RulingError(NOT_DESCRIBER)
+        first = await self._first_of_two(owner, chart_id, second, description) if second else None
         clubs = await self.filing_clubs(owner)
         club = await self.store.club(clubs[0]) if len(clubs) == 1 else None
-        screen = await self.dialogs.start(owner, chart_id, chat, description, regulation_settings(club), second)
+        kept = None if first is not None else second
+        screen = await self.dialogs.start(owner, chart_id, chat, description, regulation_settings(club), kept)
         if club is not None:
             await self.attach_club(owner, screen.session_id, club.id)
+        if first is not None:
+            await self.dialogs.note(first, EventKind.SECOND, {"session": screen.session_id})
         return screen
+
+    async def _first_of_two(self, owner: str, chart_id: str, second: Second, description: str | None) -> int | None:
+        """The director's session on ``second``'s chart, from the same story, that still offers ``chart_id``."""
+        for session in await self.dialogs.sessions(owner, (Status.OPEN, Status.PARKED, Status.FINISHED)):
+            if session.chart_id != second.chart:
+                continue
+            try:
+                kept, story = await self.dialogs.second_thing(owner, session.id)
+            except DialogError:  # it offers nothing now, or its chart is gone
+                continue
+            if kept.chart == chart_id and story == (description or "").strip():
+                return session.id
+        return None
 
     async def start_second(self, owner: str, session_id: int, chat: str | None = None) -> Screen:
         """Start the second incident the story of the director's session ``session_id`` told, with the same
