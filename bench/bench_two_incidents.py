@@ -10,7 +10,9 @@ serves, told with "later", "then", "also" (41), nearly all are one incident with
 labelled law counts as offered when a shown chart serves it (the law is among the chart's laws, as the matcher
 maps laws to charts) or a shown law is it; "both" needs two different offers, one for each. "Told as two": the
 reply opens "Two things happened here" (``MatchResult.incidents``). "In order": of the stories offering both,
-those whose first incident's offer comes first.
+those whose first incident's offer comes first. "Second kept": of the stories told as two, those whose first offer,
+followed as a director picks it, starts its chart with the other offer's chart kept for after its ruling ("Now the
+second thing: …"); "labelled" when that chart serves a labelled law.
 
 Single-incident sets: the rows of ``queries-indep-l``, ``-m`` and ``-n`` with one law; a reply told as two
 there is a spurious second incident. Every labelled message (``queries-*.jsonl``): of those whose match holds two
@@ -93,15 +95,30 @@ def report(replies: Replies, name: str, rows: list[Row], misses: bool) -> None:
         both = [s for _r, _reply, s in seen if s.offered == 2]
         one, none = (sum(s.offered == n for _r, _reply, s in seen) for n in (1, 0))
         told, told_both = sum(s.told for *_, s in seen), sum(s.told and s.offered == 2 for *_, s in seen)
+        kept, labelled = kept_counts(replies, [(row, reply) for row, reply, s in seen if s.told])
         print(
             f"{name} [{mode}]: {len(rows)} stories; both offered {len(both)}, one {one}, none {none}; "
             f"first incident first {sum(s.in_order for s in both)} of {len(both)}; told as two {told} "
-            f"(both right {told_both})"
+            f"(both right {told_both}; second kept {kept}, labelled {labelled})"
         )
         for row, reply, s in seen if misses and mode == "director" else ():
             if s.offered < 2 or not s.in_order:
                 offers = [o.key for o in reply.offers if o.key]
                 print(f"    {row.laws} offered {s.offered} in order {s.in_order} told {s.told} {offers}: {row.text}")
+
+
+def second_kept(replies: Replies, reply: Reply) -> str | None:
+    """The chart the first offer's ruling offers next when picked (a story told as two), or None."""
+    first = reply.offers[0]
+    started = replies.follow(first.act, first.key, first.then)
+    return started.second.chart if started.second is not None else None
+
+
+def kept_counts(replies: Replies, told: list[tuple[Row, Reply]]) -> tuple[int, int]:
+    """Of replies told as two: the first offer keeps the second's chart for after its ruling; that chart is labelled."""
+    kept = [(row, reply, second_kept(replies, reply)) for row, reply in told]
+    right = [(row, chart) for row, reply, chart in kept if chart is not None and chart == reply.offers[1].key]
+    return len(right), sum(any(serves(replies, Act.CHART, chart, law) for law in row.laws) for row, chart in right)
 
 
 def first_offer_serves(replies: Replies, reply: Reply, laws: tuple[int, ...]) -> bool:
@@ -121,10 +138,12 @@ def split_cost(replies: Replies) -> None:
         first_offer_serves(replies, replies.situations(replace(result, incidents=(), told=())), row.laws)
         for row, result in split
     )
-    told = sum(reply.text.startswith(TWO) for _row, reply in shown)
+    told = [(row, reply) for row, reply in shown if reply.text.startswith(TWO)]
+    kept, labelled = kept_counts(replies, told)
     print(
-        f"all labelled messages: {len(rows)}; two incidents matched {len(split)}, told as two {told}; "
-        f"first offer labelled {shown_now} as shown, {unsplit} were the split not told"
+        f"all labelled messages: {len(rows)}; two incidents matched {len(split)}, told as two {len(told)} "
+        f"(second kept {kept}, labelled {labelled}); first offer labelled {shown_now} as shown, {unsplit} were the "
+        "split not told"
     )
 
 
