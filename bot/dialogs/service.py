@@ -585,7 +585,7 @@ def _started(events: list[Event]) -> Mapping[str, Any]:
 
 def _second(events: list[Event]) -> Second | None:
     """The story's other incident kept at the start, unless it has been started since."""
-    kept = _started(events).get("second")
+    kept = events[0].data.get("second") if events and events[0].kind == EventKind.START else None
     if not kept or any(e.kind == EventKind.SECOND for e in events):
         return None
     return Second(str(kept["chart"]), str(kept["label"]))
