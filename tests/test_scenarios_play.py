@@ -147,6 +147,26 @@ def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_s
     assert Engine(load_charts()).ruling_laws(state)[:3] == ("55C", "55A", "55B2")
 
 
+def test_declarer_hands_back_a_defenders_lead_out_of_turn_and_tells_the_partner_to_lead_before_the_director() -> None:
+    # Walk 16 #89: West leads out of turn, declarer hands the card back and tells East (on lead) to lead, and East
+    # does, all before the Director is called. East's lead is no offending-side play to rectify "as if it had not
+    # been played" (60C): the players applied a rectification themselves, which the Director allows (10B) or rules
+    # forfeited (11A); the lead stands, West's card is no penalty card, its information is unauthorized for East.
+    walked = {
+        "opening": "no",
+        "told": "no",
+        "last-trick": "no",
+        "played-since": "yes",
+        "play-after-illegal-play/who": "players-fixed",
+    }
+    for choice, law in (("allow", "10B"), ("forfeited", "11A")):
+        state = answer("lead-out-of-turn", {**walked, "play-after-illegal-play/players-fixed": choice})
+        ruling = state.rulings[-1]
+        assert state.finished and ruling.laws[0] == law and "60C" not in ruling.laws
+        assert "lead from the correct hand stands" in ruling.text and "not a penalty card" in ruling.text
+        assert "16C2" in ruling.laws
+
+
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
     state = answer(
         "lead-out-of-turn",
