@@ -308,6 +308,24 @@ def test_declarer_knocks_a_card_out_of_a_defenders_hand_the_director_decides_whe
     assert stays.rulings[-1].chart == "penalty-card" and ("defender-exposes-card", "outside-penalty") in stays.trail
 
 
+def test_a_card_that_slid_out_of_the_board_face_up_before_any_bid_is_no_defenders_penalty_card() -> None:
+    # Walk 15, 33c: nobody is a defender (nor declarer) before the auction has ended, so Laws 49 and 48 do not
+    # reach a card seen while the hands come out of the board or during the bidding: Law 24 / 16D does, never a
+    # major penalty card with 50D2 lead options before anyone has bid.
+    for chart, question in (("defender-exposes-card", "how"), ("declarer-exposes-cards", "what")):
+        state = answer(
+            chart,
+            {
+                question: "auction",
+                "card-exposed-during-auction/any-call": "no",
+                "card-exposed-during-auction/in-the-deal": "no",
+            },
+            until="unauthorised-information/other-when",
+        )
+        assert ("card-exposed-during-auction", "before-auction") in state.trail
+        assert not any(ruling.chart == "penalty-card" for ruling in state.rulings)
+
+
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
