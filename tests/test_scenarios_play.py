@@ -571,3 +571,17 @@ def test_a_face_down_lead_changed_after_partners_question_stays_the_original_car
     assert changed.rulings[-1].laws[0] == "41A" and "original card is the opening lead" in changed.rulings[-1].text
     corrected = answer("start-of-play", {**asked, "lead-changed": "corrected"})
     assert "47E2(a)" in corrected.rulings[-1].laws
+
+
+def test_a_claim_made_by_facing_the_cards_without_a_word_is_asked_about_as_a_claim_with_no_statement() -> None:
+    # Walk 15 #45: "declarer just turned his remaining cards face up … nobody said a word": the question asked only
+    # about "the line in the claimer's statement", which there was none of (68C); every normal line counts (70E1).
+    line = load_charts()["claim"].nodes["line-stated"]
+    assert "with no statement, any normal line" in line.ask and "said nothing stated no line" in line.help
+
+
+def test_the_penalty_card_question_says_how_to_judge_a_fifth_card_deliberate_or_dropped() -> None:
+    # Walk 15 #47 / 47c: two directors differed on a defender's fifth card only by judging it deliberate (major) or
+    # accidental (minor): the question now says how Law 50B's line falls for a card added to a complete trick.
+    which = load_charts()["penalty-card"].nodes["which-card"]
+    assert "fifth card" in which.help and "deliberate play" in which.help and "unintentionally" in which.help
