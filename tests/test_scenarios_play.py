@@ -585,3 +585,14 @@ def test_the_penalty_card_question_says_how_to_judge_a_fifth_card_deliberate_or_
     # accidental (minor): the question now says how Law 50B's line falls for a card added to a complete trick.
     which = load_charts()["penalty-card"].nodes["which-card"]
     assert "fifth card" in which.help and "deliberate play" in which.help and "unintentionally" in which.help
+
+
+def test_a_king_lying_as_a_penalty_card_when_partner_gains_the_lead_is_one_penalty_card_already_there() -> None:
+    # Walk 16 #97: West's ♣K already lies face up as a penalty card when East gains the lead; the first question
+    # offered only "A card has just become a penalty card". Its answer now names a card lying there too, and the
+    # walk reaches declarer's lead options (50D2) by the card's rank.
+    situation = load_charts()["penalty-card"].nodes["situation"]
+    assert any("lying there" in option.label for option in situation.options)
+    lying = {"situation": "new-card", "which-card": "honour", "how-many": "one", "major-who-next": "partner-leads"}
+    state = answer("penalty-card", lying, until="major-declarer-choice")
+    assert state.node.id == "major-declarer-choice"
