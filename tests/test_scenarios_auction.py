@@ -381,6 +381,23 @@ def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_
     assert state.chart.id == "unauthorised-information"
 
 
+def test_a_card_seen_as_the_hands_came_out_of_the_board_does_not_cite_law_24_it_says_does_not_apply() -> None:
+    # Walk 15 #33: the ruling said "Law 24 does not apply" yet printed Law 24 in full first among the laws
+    # applied, where a director could read 24B (partner must pass) into it.
+    state = answer(
+        "card-exposed-during-auction",
+        {
+            "any-call": "no",
+            "in-the-deal": "no",
+            "unauthorised-information/other-when": "before-call",
+            "unauthorised-information/interfere": "no",
+        },
+    )
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert state.finished and "Law 24 does not apply" in " ".join(outcome_texts(state))
+    assert "24" not in laws and laws[0] == "16D1"
+
+
 def test_a_card_seen_while_the_cards_were_dealt_means_a_new_deal_before_any_call() -> None:
     # Walk12, H20:21: a card flipped over as it was dealt was taken to 16D's options, one of which plays the
     # board; 6D1 requires a new shuffle and deal if it comes to light before the auction first begins.

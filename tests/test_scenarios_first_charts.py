@@ -112,6 +112,15 @@ def test_opening_lead_by_presumed_dummy_cannot_be_accepted() -> None:
     assert "cannot be accepted" in state.rulings[-1].text and "54E" in state.rulings[-1].laws
 
 
+def test_insufficient_bid_the_offender_replaced_before_the_director_came_stands_under_27c() -> None:
+    # Walk 16 #73 "td not called yet, can he fix it": the replacement made before the Director ruled stands if
+    # legal unless LHO accepts the insufficient bid (27C); no one should have acted first (9B2). Both are cited.
+    early = {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "replaced-early"}
+    state = answer("insufficient-bid", {**early, "replacement": "lowest"}, until="play-on-b1")
+    passed = {reached.node: reached for reached in state.passed}
+    assert state.parked and {"27C", "9B2"} <= set(passed["replaced-early"].laws)
+
+
 def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_denomination() -> None:
     # 1NT (1♥) ... the 1♥ bidder did not see the opening; he corrects to 2♥, his partner may call freely.
     state = answer(

@@ -147,6 +147,26 @@ def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_s
     assert Engine(load_charts()).ruling_laws(state)[:3] == ("55C", "55A", "55B2")
 
 
+def test_declarer_hands_back_a_defenders_lead_out_of_turn_and_tells_the_partner_to_lead_before_the_director() -> None:
+    # Walk 16 #89: West leads out of turn, declarer hands the card back and tells East (on lead) to lead, and East
+    # does, all before the Director is called. East's lead is no offending-side play to rectify "as if it had not
+    # been played" (60C): the players applied a rectification themselves, which the Director allows (10B) or rules
+    # forfeited (11A); the lead stands, West's card is no penalty card, its information is unauthorized for East.
+    walked = {
+        "opening": "no",
+        "told": "no",
+        "last-trick": "no",
+        "played-since": "yes",
+        "play-after-illegal-play/who": "players-fixed",
+    }
+    for choice, law in (("allow", "10B"), ("forfeited", "11A")):
+        state = answer("lead-out-of-turn", {**walked, "play-after-illegal-play/players-fixed": choice})
+        ruling = state.rulings[-1]
+        assert state.finished and ruling.laws[0] == law and "60C" not in ruling.laws
+        assert "lead from the correct hand stands" in ruling.text and "not a penalty card" in ruling.text
+        assert "16C2" in ruling.laws
+
+
 def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> None:
     state = answer(
         "lead-out-of-turn",
@@ -286,6 +306,24 @@ def test_declarer_knocks_a_card_out_of_a_defenders_hand_the_director_decides_whe
     honour = {k: v for k, v in PENALTY_CARD_HONOUR.items() if k != "penalty-card/situation"}  # known: new card
     stays = answer("defender-exposes-card", {"how": "outside", "outside": "no", **honour})
     assert stays.rulings[-1].chart == "penalty-card" and ("defender-exposes-card", "outside-penalty") in stays.trail
+
+
+def test_a_card_that_slid_out_of_the_board_face_up_before_any_bid_is_no_defenders_penalty_card() -> None:
+    # Walk 15, 33c: nobody is a defender (nor declarer) before the auction has ended, so Laws 49 and 48 do not
+    # reach a card seen while the hands come out of the board or during the bidding: Law 24 / 16D does, never a
+    # major penalty card with 50D2 lead options before anyone has bid.
+    for chart, question in (("defender-exposes-card", "how"), ("declarer-exposes-cards", "what")):
+        state = answer(
+            chart,
+            {
+                question: "auction",
+                "card-exposed-during-auction/any-call": "no",
+                "card-exposed-during-auction/in-the-deal": "no",
+            },
+            until="unauthorised-information/other-when",
+        )
+        assert ("card-exposed-during-auction", "before-auction") in state.trail
+        assert not any(ruling.chart == "penalty-card" for ruling in state.rulings)
 
 
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
@@ -533,3 +571,28 @@ def test_a_face_down_lead_changed_after_partners_question_stays_the_original_car
     assert changed.rulings[-1].laws[0] == "41A" and "original card is the opening lead" in changed.rulings[-1].text
     corrected = answer("start-of-play", {**asked, "lead-changed": "corrected"})
     assert "47E2(a)" in corrected.rulings[-1].laws
+
+
+def test_a_claim_made_by_facing_the_cards_without_a_word_is_asked_about_as_a_claim_with_no_statement() -> None:
+    # Walk 15 #45: "declarer just turned his remaining cards face up … nobody said a word": the question asked only
+    # about "the line in the claimer's statement", which there was none of (68C); every normal line counts (70E1).
+    line = load_charts()["claim"].nodes["line-stated"]
+    assert "with no statement, any normal line" in line.ask and "said nothing stated no line" in line.help
+
+
+def test_the_penalty_card_question_says_how_to_judge_a_fifth_card_deliberate_or_dropped() -> None:
+    # Walk 15 #47 / 47c: two directors differed on a defender's fifth card only by judging it deliberate (major) or
+    # accidental (minor): the question now says how Law 50B's line falls for a card added to a complete trick.
+    which = load_charts()["penalty-card"].nodes["which-card"]
+    assert "fifth card" in which.help and "deliberate play" in which.help and "unintentionally" in which.help
+
+
+def test_a_king_lying_as_a_penalty_card_when_partner_gains_the_lead_is_one_penalty_card_already_there() -> None:
+    # Walk 16 #97: West's ♣K already lies face up as a penalty card when East gains the lead; the first question
+    # offered only "A card has just become a penalty card". Its answer now names a card lying there too, and the
+    # walk reaches declarer's lead options (50D2) by the card's rank.
+    situation = load_charts()["penalty-card"].nodes["situation"]
+    assert any("lying there" in option.label for option in situation.options)
+    lying = {"situation": "new-card", "which-card": "honour", "how-many": "one", "major-who-next": "partner-leads"}
+    state = answer("penalty-card", lying, until="major-declarer-choice")
+    assert state.node.id == "major-declarer-choice"

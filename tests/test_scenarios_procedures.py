@@ -781,3 +781,10 @@ def test_hands_put_back_in_the_wrong_pockets_go_to_the_fouled_board_not_the_wron
     assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-pockets"
     state = answer("wrong-board", {"what-happened": "wrong-pockets"}, until="fouled-board/is-fouled")
     assert state.chart.id == "fouled-board"
+
+
+def test_boards_played_at_the_wrong_table_ask_who_moved_them_north_by_law_8a2() -> None:
+    # Walk 15 #65: North carried the boards to the wrong table; the artificial score follows responsibility
+    # (12C2(a)), and unless the Director said otherwise North moves the boards (8A2).
+    played = load_charts()["wrong-board"].nodes["played-before"]
+    assert "8A2" in played.laws and "North player" in played.help
