@@ -866,3 +866,34 @@ def test_eval_command_prints_one_json_object(capsys: pytest.CaptureFixture[str],
     assert run_eval(bad, as_json=True) == 2
     assert "bad.jsonl:1" in capsys.readouterr().err
     assert run_eval(tmp_path / "missing.jsonl", as_json=False) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("at trick 8 rho was rearranging his hand and his king of spades tumbled out face up", {49, 50}),
+        ("declarer was fumbling with her cards and the ten of hearts dropped onto the table", {48}),
+        ("my partner opened 1 club and at my turn i put the red x card on top of my partner's bid", {36}),
+        ("at trick 2 she put a spade on my diamond lead; at trick 9 she followed to a diamond", {63, 64}),
+        ("the bidding is over and the defender on declarer's right put the six of clubs face up to start", {54}),
+        ("dummy took the trick with the king, but declarer led the four from her own hand", {55}),
+        ("the trick already had four cards on it when north put another card on it", {45, 50}),
+    ],
+)
+def test_a_physical_telling_is_read_by_its_class(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """What people and cards did, read by its class (``knowledge/turns.yaml``, ``deciders.yaml``): a card fallen
+    while the auction is on is Law 24, in the play a defender's is 49 (a penalty card, 50) and declarer's 48; a
+    card faced after the auction ended is an opening lead (54); a defender's play while partner is still to play
+    57; a double card on partner's call 36; a revoke told by the suit put on another's lead and a later card of
+    it 63 and 64; a lead from declarer's own hand after dummy won 55; a card on a trick of four 45 and 50."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+def test_a_card_fallen_in_the_play_is_a_defenders_only_when_declarer_did_not_drop_it() -> None:
+    """The time in the hand says auction or play; who held the card says 48 or 49: a card declarer knocked over
+    in the play is not read as a defender's."""
+    said = heard("at trick 4 declarer knocked his ace onto the table and it landed face up")
+    told = {r.told for r in load_relations() if r.laws(said)}
+    assert "a defender's card fell or slipped out face up during the play" not in told
+    assert "declarer's own card fell or slipped out" in told
