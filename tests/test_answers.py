@@ -945,3 +945,14 @@ def test_a_contract_and_its_result_are_scored_for_the_asker(answers: Answers, qu
 def test_a_score_is_not_guessed_when_the_vulnerability_would_change_it(answers: Answers) -> None:
     topic = answers.read("we made 4 hearts exactly, what is our score?", "player").topic
     assert topic is not None and not topic.summary.sentences[0].text[0].isdigit()
+
+
+def test_a_card_put_down_after_being_told_it_was_my_lead_is_not_declarers_spread(answers: Answers) -> None:
+    """Putting "the jack of clubs on the table" because an opponent said it was my lead is 47E1's, not a declarer
+    beginning to spread the hand after an opening lead out of turn (54A)."""
+    topic = answers.read(
+        "Dummy told me it was my lead so I put the queen of hearts on the table, but it was declarer's lead. "
+        "Is my queen a penalty card?",
+        "player",
+    ).topic
+    assert topic is not None and "54A" not in topic.summary.sentences[0].laws, topic
