@@ -809,6 +809,21 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         # players waiving a rectification themselves; the innocent side choosing its best option
         ("Our opponents revoked but we said we'd rather waive the penalty, it's only a club night. OK?", "10A"),
         ("When LHO made an irregularity, may I choose the option that helps us most?", "10C3"),
+        # the twenty-second strict reading's kinds, in other words
+        ("It was my turn to call but RHO had already bid 2S. I didn't even notice and passed. Any penalty?", "28B"),
+        ("The club entered our 4S as -620 and I only saw it on the results online a week later. Too late?", "79C2"),
+        ("Declarer laid all his cards face up on the table at trick 8 and said nothing. Is that a claim?", "68A"),
+        ("We argued over the trick count, and dummy had gathered his cards up. Who gets the doubtful trick?", "66D"),
+        ("My hand had twelve cards in the bidding, and I found the missing one in the board. Must we redeal?", "14A3"),
+        ("At the end declarer had one card too many; I think he never played to trick 7. What happens?", "67B1(b)"),
+        ("RHO says my partner hesitated, we say she didn't. How does the director decide who is right?", "85A1"),
+        ("Is it OK to fold my cards up when I know the rest of the tricks are theirs?", "74C6"),
+        ("I took my cards from board 4 instead of board 3 and bid. Can partner use what I bid then?", "15A2(c)"),
+        ("Do I have to tell opponents inferences any bridge player would work out from the auction?", "40B5(a)"),
+        ("Can I bid more aggressively because the opps are weak players and we need tops?", "16A2"),
+        # a natural call assumed without asking is the player's own, an artificial one's missing alert is not
+        ("their 2NT wasn't alerted and I assumed it showed the minors, but it was natural. Any redress?", "21A"),
+        ("LHO's 2D wasn't alerted; we took it as natural but it turned out to be a transfer. Anything for us?", "21B3"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -872,6 +887,10 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # a card of declarer's own hand named wrongly is not dummy's (45C4(b)); a count in the auction is no form
         "I played the king from my own hand but I meant the queen. Can I change it?",
         "LHO doubled 4 hearts and I wasn't sure whether to redouble. Is it ever right?",
+        # dummy's card not played is 64B3's; a change
+        # of mind passed over is 25B's, not players putting an irregularity right
+        "dummy never played to trick 4 and we found out at the end. Is a trick transferred?",
+        "I bid 3NT, then changed my mind to 4S; nobody called the TD and LHO passed. Does 4S stand?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
@@ -926,3 +945,14 @@ def test_a_contract_and_its_result_are_scored_for_the_asker(answers: Answers, qu
 def test_a_score_is_not_guessed_when_the_vulnerability_would_change_it(answers: Answers) -> None:
     topic = answers.read("we made 4 hearts exactly, what is our score?", "player").topic
     assert topic is not None and not topic.summary.sentences[0].text[0].isdigit()
+
+
+def test_a_card_put_down_after_being_told_it_was_my_lead_is_not_declarers_spread(answers: Answers) -> None:
+    """Putting "the jack of clubs on the table" because an opponent said it was my lead is 47E1's, not a declarer
+    beginning to spread the hand after an opening lead out of turn (54A)."""
+    topic = answers.read(
+        "Dummy told me it was my lead so I put the queen of hearts on the table, but it was declarer's lead. "
+        "Is my queen a penalty card?",
+        "player",
+    ).topic
+    assert topic is not None and "54A" not in topic.summary.sentences[0].laws, topic
