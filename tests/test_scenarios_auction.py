@@ -371,6 +371,43 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
     assert state.chart.id == "insufficient-bid"
 
 
+def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_deemed_in_turn() -> None:
+    # Law 33 (walk 17, H22:40): "me and the man on my right put our bidding cards down at the same moment, it was
+    # his go". A director who took the call-out-of-rotation chart was told 28B (cancelled, UI) or 31A2 (partner
+    # barred, lead restrictions); the call is deemed made after RHO's, at the offender's own turn.
+    boot = {"what-call": "bid", "whose-turn": "rho", "called-since": "same-moment"}
+    state = answer("call-out-of-rotation", {**boot, "same-moment-legal": "yes"})
+    said = " ".join(outcome_texts(state))
+    assert state.finished and state.rulings[-1].laws[0] == "33"
+    assert "it stands" in said and "not barred" in said and "no lead restrictions" in said
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert not {"28B", "29B", "31A2(b)", "26B", "16C2"} & set(laws)
+    short = answer(
+        "call-out-of-rotation", {**boot, "same-moment-legal": "insufficient"}, until="insufficient-bid/unintended"
+    )
+    assert short.chart.id == "insufficient-bid"  # a call deemed later may be insufficient there: Law 27
+
+
+def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn() -> None:
+    # Law 33 then 31B: made after LHO's call (LHO dealt), the call is at partner's turn, not forfeited under 28B.
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "bid",
+            "whose-turn": "lho",
+            "called-since": "same-moment",
+            "same-moment-at-partner": "no-one",
+            "lho-option": "refuse",
+        },
+        until="comparable-call/wait-call",
+    )
+    assert "auction reverts to the offender's partner" in note(state, "bid-partner").text
+    assert "31B1" in note(state, "bid-partner").laws
+    made_with_partner = {"what-call": "bid", "whose-turn": "partner", "called-since": "same-moment"}
+    rho = {**made_with_partner, "same-moment-at-rho": "no-one", "lho-option": "refuse"}
+    assert answer("call-out-of-rotation", rho, until="bid-rho-call").node.id == "bid-rho-call"  # 31A: RHO calls now
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(
