@@ -615,6 +615,17 @@ def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighte
     assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
 
 
+def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_no_information() -> None:
+    # Walk 17 (H22:15): a 3-count 1S opening, partner with 14 points passed throughout "as if he knew", "they have
+    # done this before". The UI chart's sources all missed and it ended "the score stands"; Law 40C1 adjusts.
+    fielded = {"ask-source": "understanding", "partnership-understandings/what": "deviation"}
+    fielded |= {"partnership-understandings/artificial-psych": "no", "partnership-understandings/partner-aware": "yes"}
+    state = answer("unauthorised-information", fielded | {"partnership-understandings/undisclosed-damage": "yes"})
+    assert state.finished and state.rulings[-1].chart == "partnership-understandings"
+    assert "adjusts the score" in state.rulings[-1].text and "40C1" in state.rulings[-1].laws
+    assert "score stands" not in " ".join(outcome_texts(state))
+
+
 def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_claimer() -> None:
     # Declarer says "the rest are yours"; dummy objects at once that the last spade is a winner.
     conceded = {"what-said": "concession", "defender-concession": "no", "agreed": "own-side"}
