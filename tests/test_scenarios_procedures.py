@@ -417,9 +417,22 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     state = answer(
         "director-error",
         {"what": "ruling", "in-period": "yes", "score-normally": "no"},
-        until="adjusted-score/both-non-offending",
+        until="adjusted-score/contest",
     )
-    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending").laws
+    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending-aloud").laws
+    # director-error asked it already: the adjusted-score chart does not ask again
+    assert "adjusted-score/scored-normally" not in [f"{chart}/{node}" for chart, node in state.trail]
+
+
+def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
+    # 82C adjusts only "if no rectification will allow the board to be scored normally" (walk 17 #5b: the
+    # adjusted-score chart asserted it when reached directly).
+    chosen = {"in-time": "yes", "ask-reason": "wrong-rectification"}
+    state = answer("adjusted-score", chosen | {"scored-normally": "yes"})
+    assert state.finished and "scored normally, with no adjusted score" in state.rulings[-1].text
+    assert state.rulings[-1].laws[0] == "82C"
+    state = answer("adjusted-score", chosen | {"scored-normally": "no"}, until="contest")
+    assert "treating BOTH sides as non-offending" in note(state, "both-non-offending-aloud").text
 
 
 def test_fouled_board_in_teams_with_one_team_at_fault() -> None:
