@@ -408,6 +408,17 @@ def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn()
     assert answer("call-out-of-rotation", rho, until="bid-rho-call").node.id == "bid-rho-call"  # 31A: RHO calls now
 
 
+def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistaken_call_law() -> None:
+    # Walk 17 #13: an explanation found wrong, adjusted, printed 75C ("Regardless of damage, the result stands").
+    wrong = {"what": "partner-wrong", "partner-wrong-who": "defending", "misinformation/agreement": "explanation"}
+    state = answer("explanation-of-calls", wrong, until="misinformation/damage")
+    assert "75C" not in Engine(load_charts()).ruling_laws(state)
+    misbid = answer(
+        "explanation-of-calls", {**wrong, "misinformation/agreement": "call"}, until="misinformation/mistaken-call"
+    )
+    assert misbid.node.id == "mistaken-call"  # a misbid (75C) is still the misinformation chart's question
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(
