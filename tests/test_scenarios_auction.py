@@ -419,6 +419,15 @@ def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistak
     assert misbid.node.id == "mistaken-call"  # a misbid (75C) is still the misinformation chart's question
 
 
+def test_an_explainer_told_when_a_correction_was_due_hears_before_the_opening_lead_is_faced() -> None:
+    # Walk 17 #25 (a future dummy's own wrong explanation): the paragraph read "before the end of the Clarification
+    # Period, when the opening lead is faced"; 75B2 says "before the opening lead is faced".
+    state = answer("misinformation", {"agreement": "explanation", "ask-stage": "after-play"}, until="damage")
+    said = note(state, "explainer-late").text
+    assert "at the latest before the opening lead is faced" in said and "when the opening lead is faced" not in said
+    assert "during the play, as soon as it is noticed" in said
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(
