@@ -195,7 +195,8 @@ def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correctio
     late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
     state = answer("misinformation", late)
     read = " ".join(outcome_texts(state))
-    assert "before the end of the Clarification Period" in read and "did not correct it in time" in read
+    assert "before the opening lead is faced, which ends the Clarification Period" in read
+    assert "did not correct it in time" in read
     assert "score stands" in state.rulings[-1].text
     assert {"20F4(a)", "75B2"} <= set(Engine(load_charts()).ruling_laws(state))
     asked = answer("misinformation", {"agreement": "explanation"}, until="ask-stage").node
