@@ -447,6 +447,18 @@ def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sid
     assert state.finished and "AVERAGE PLUS to both sides" in state.rulings[-1].text
 
 
+def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
+    # Walk 17 #29: "Who decides who was at fault?" 12C2(a): the Director awards it according to responsibility.
+    chosen = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "one-side",
+    }
+    state = answer("adjusted-score", chosen)
+    assert state.finished and "decided by the Director on the facts found" in " ".join(outcome_texts(state))
+
+
 def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_average() -> None:
     state = answer(
         "adjusted-score",
