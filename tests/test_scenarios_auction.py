@@ -428,6 +428,14 @@ def test_an_explainer_told_when_a_correction_was_due_hears_before_the_opening_le
     assert "during the play, as soon as it is noticed" in said
 
 
+def test_a_bid_out_of_turn_repeated_after_rhos_pass_cites_its_cancellation() -> None:
+    # Walk 17 #36: the bid was cancelled (29B) and repeated (31A1), but only 31A1 was cited: the park that said so
+    # is not among the laws applied.
+    refused = {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    state = answer("call-out-of-rotation", {**refused, "bid-rho-call": "pass"})
+    assert state.finished and Engine(load_charts()).ruling_laws(state)[:2] == ("31A1", "29B")
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(
