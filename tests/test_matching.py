@@ -813,6 +813,15 @@ def test_a_decider_orders_the_two_neighbours_the_matcher_ranks_first(matcher: Ma
     assert matcher.match(elsewhere).candidates == plain.match(elsewhere).candidates
 
 
+def test_a_call_put_down_at_the_same_moment_as_the_call_in_turn_is_offered_as_law_33_first(matcher: Matcher) -> None:
+    """Law 33 deems the call made after the call in turn: offered first as a call out of rotation, a director
+    cancelled it and barred partner (walk 17)."""
+    told = "I opened 1C at the same moment my RHO, the dealer, opened 1S"
+    assert [c.law for c in matcher.match(told).candidates][:2] == [33, 31]
+    assert decide(load_deciders(), 30, 33, "his green card and my 1 heart landed simultaneously") == 33
+    assert decide(load_deciders(), 31, 33, "LHO opened out of turn, then I passed") is None
+
+
 def test_deciders_speak_only_for_their_pair() -> None:
     deciders = load_deciders()
     assert decide(deciders, 46, 45, "Declarer says diamond and then: \u201cwait, I mean club\u201d") == 45

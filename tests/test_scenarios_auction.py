@@ -371,6 +371,71 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
     assert state.chart.id == "insufficient-bid"
 
 
+def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_deemed_in_turn() -> None:
+    # Law 33 (walk 17, H22:40): "me and the man on my right put our bidding cards down at the same moment, it was
+    # his go". A director who took the call-out-of-rotation chart was told 28B (cancelled, UI) or 31A2 (partner
+    # barred, lead restrictions); the call is deemed made after RHO's, at the offender's own turn.
+    boot = {"what-call": "bid", "whose-turn": "rho", "called-since": "same-moment"}
+    state = answer("call-out-of-rotation", {**boot, "same-moment-legal": "yes"})
+    said = " ".join(outcome_texts(state))
+    assert state.finished and state.rulings[-1].laws[0] == "33"
+    assert "it stands" in said and "not barred" in said and "no lead restrictions" in said
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert not {"28B", "29B", "31A2(b)", "26B", "16C2"} & set(laws)
+    short = answer(
+        "call-out-of-rotation", {**boot, "same-moment-legal": "insufficient"}, until="insufficient-bid/unintended"
+    )
+    assert short.chart.id == "insufficient-bid"  # a call deemed later may be insufficient there: Law 27
+
+
+def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn() -> None:
+    # Law 33 then 31B: made after LHO's call (LHO dealt), the call is at partner's turn, not forfeited under 28B.
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "bid",
+            "whose-turn": "lho",
+            "called-since": "same-moment",
+            "same-moment-at-partner": "no-one",
+            "lho-option": "refuse",
+        },
+        until="comparable-call/wait-call",
+    )
+    assert "auction reverts to the offender's partner" in note(state, "bid-partner").text
+    assert "31B1" in note(state, "bid-partner").laws
+    made_with_partner = {"what-call": "bid", "whose-turn": "partner", "called-since": "same-moment"}
+    rho = {**made_with_partner, "same-moment-at-rho": "no-one", "lho-option": "refuse"}
+    assert answer("call-out-of-rotation", rho, until="bid-rho-call").node.id == "bid-rho-call"  # 31A: RHO calls now
+
+
+def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistaken_call_law() -> None:
+    # Walk 17 #13: an explanation found wrong, adjusted, printed 75C ("Regardless of damage, the result stands").
+    wrong = {"what": "partner-wrong", "partner-wrong-who": "defending", "misinformation/agreement": "explanation"}
+    state = answer("explanation-of-calls", wrong, until="misinformation/damage")
+    assert "75C" not in Engine(load_charts()).ruling_laws(state)
+    misbid = answer(
+        "explanation-of-calls", {**wrong, "misinformation/agreement": "call"}, until="misinformation/mistaken-call"
+    )
+    assert misbid.node.id == "mistaken-call"  # a misbid (75C) is still the misinformation chart's question
+
+
+def test_an_explainer_told_when_a_correction_was_due_hears_before_the_opening_lead_is_faced() -> None:
+    # Walk 17 #25 (a future dummy's own wrong explanation): the paragraph read "before the end of the Clarification
+    # Period, when the opening lead is faced"; 75B2 says "before the opening lead is faced".
+    state = answer("misinformation", {"agreement": "explanation", "ask-stage": "after-play"}, until="damage")
+    said = note(state, "explainer-late").text
+    assert "at the latest before the opening lead is faced" in said and "when the opening lead is faced" not in said
+    assert "during the play, as soon as it is noticed" in said
+
+
+def test_a_bid_out_of_turn_repeated_after_rhos_pass_cites_its_cancellation() -> None:
+    # Walk 17 #36: the bid was cancelled (29B) and repeated (31A1), but only 31A1 was cited: the park that said so
+    # is not among the laws applied.
+    refused = {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    state = answer("call-out-of-rotation", {**refused, "bid-rho-call": "pass"})
+    assert state.finished and Engine(load_charts()).ruling_laws(state)[:2] == ("31A1", "29B")
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(

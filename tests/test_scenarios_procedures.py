@@ -195,7 +195,8 @@ def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correctio
     late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
     state = answer("misinformation", late)
     read = " ".join(outcome_texts(state))
-    assert "before the end of the Clarification Period" in read and "did not correct it in time" in read
+    assert "before the opening lead is faced, which ends the Clarification Period" in read
+    assert "did not correct it in time" in read
     assert "score stands" in state.rulings[-1].text
     assert {"20F4(a)", "75B2"} <= set(Engine(load_charts()).ruling_laws(state))
     asked = answer("misinformation", {"agreement": "explanation"}, until="ask-stage").node
@@ -417,9 +418,22 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     state = answer(
         "director-error",
         {"what": "ruling", "in-period": "yes", "score-normally": "no"},
-        until="adjusted-score/both-non-offending",
+        until="adjusted-score/contest",
     )
-    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending").laws
+    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending-aloud").laws
+    # director-error asked it already: the adjusted-score chart does not ask again
+    assert "adjusted-score/scored-normally" not in [f"{chart}/{node}" for chart, node in state.trail]
+
+
+def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
+    # 82C adjusts only "if no rectification will allow the board to be scored normally" (walk 17 #5b: the
+    # adjusted-score chart asserted it when reached directly).
+    chosen = {"in-time": "yes", "ask-reason": "wrong-rectification"}
+    state = answer("adjusted-score", chosen | {"scored-normally": "yes"})
+    assert state.finished and "scored normally, with no adjusted score" in state.rulings[-1].text
+    assert state.rulings[-1].laws[0] == "82C"
+    state = answer("adjusted-score", chosen | {"scored-normally": "no"}, until="contest")
+    assert "treating BOTH sides as non-offending" in note(state, "both-non-offending-aloud").text
 
 
 def test_fouled_board_in_teams_with_one_team_at_fault() -> None:
@@ -431,6 +445,18 @@ def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sid
     # 82C: both sides are treated as non-offending, so no fault question and no split score.
     state = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
     assert state.finished and "AVERAGE PLUS to both sides" in state.rulings[-1].text
+
+
+def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
+    # Walk 17 #29: "Who decides who was at fault?" 12C2(a): the Director awards it according to responsibility.
+    chosen = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "one-side",
+    }
+    state = answer("adjusted-score", chosen)
+    assert state.finished and "decided by the Director on the facts found" in " ".join(outcome_texts(state))
 
 
 def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_average() -> None:
@@ -613,6 +639,17 @@ def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighte
     outside = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected": "yes"}
     state = answer("unauthorised-information", outside, until="adjusted-score/contest")
     assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
+
+
+def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_no_information() -> None:
+    # Walk 17 (H22:15): a 3-count 1S opening, partner with 14 points passed throughout "as if he knew", "they have
+    # done this before". The UI chart's sources all missed and it ended "the score stands"; Law 40C1 adjusts.
+    fielded = {"ask-source": "understanding", "partnership-understandings/what": "deviation"}
+    fielded |= {"partnership-understandings/artificial-psych": "no", "partnership-understandings/partner-aware": "yes"}
+    state = answer("unauthorised-information", fielded | {"partnership-understandings/undisclosed-damage": "yes"})
+    assert state.finished and state.rulings[-1].chart == "partnership-understandings"
+    assert "adjusts the score" in state.rulings[-1].text and "40C1" in state.rulings[-1].laws
+    assert "score stands" not in " ".join(outcome_texts(state))
 
 
 def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_claimer() -> None:
