@@ -465,7 +465,7 @@ def test_the_sentence_that_asks_is_read_even_past_the_first_500_characters(match
     assert len(story) > 500
     laws = [c.law for c in matcher.match(story).candidates]
     # A revoke law among the three shows the end was read; 62 or 63 until the written sets joined the examples
-    # (their "new pair" stories put Law 40 first and 62 fourth: bench/RESULTS.md, twenty-fifth round).
+    # (then Law 40 came first, for the preamble's "new pair", 6 and 61 next: bench/RESULTS.md, twenty-fifth round).
     assert {61, 62, 63} & set(laws), laws
     assert not {61, 62, 63} & {c.law for c in matcher.match(story[:500]).candidates}
 
