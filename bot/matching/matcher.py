@@ -59,7 +59,7 @@ from bot.laws.summaries import load_law_summaries
 from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
 from bot.matching.deciders import Decider, decide, load_deciders
-from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query
+from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query, spent_written
 from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 from bot.matching.turns import Relation, load_turns, signalled
@@ -247,6 +247,8 @@ class Matcher:
         try:
             votes = ExampleVotes(examples, self._example_tokens)
             for example in votes.examples:
+                if spent_written(example):  # their words in the laws' documents cost the never-example sets
+                    continue
                 words = self._knowledge_tokens(example.query, fixed=True)
                 for law in example.laws:
                     documents[law].update(dict.fromkeys(words, EXAMPLE))
