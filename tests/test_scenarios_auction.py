@@ -436,6 +436,22 @@ def test_a_bid_out_of_turn_repeated_after_rhos_pass_cites_its_cancellation() -> 
     assert state.finished and Engine(load_charts()).ruling_laws(state)[:2] == ("31A1", "29B")
 
 
+def test_a_double_at_the_same_moment_as_lhos_opening_bid_is_out_of_rotation_at_partners_turn() -> None:
+    # Law 33 then 32B (eighteenth walk): LHO deals and bids 1H while the offender doubles. The double is deemed made
+    # after 1H, at partner's turn: cancelled, partner calls freely (16C2), no Law 36 for a double with no bid.
+    boot = {"what-call": "double", "inadmissible-double": "no", "whose-turn": "lho"}
+    state = answer(
+        "call-out-of-rotation",
+        {**boot, "double-lho-moment": "same-moment", "same-moment-at-partner": "no-one", "lho-option": "refuse"},
+        until="comparable-call/wait-call",
+    )
+    assert "reverts to the offender's partner" in note(state, "double-partner").text
+    assert "32B1" in note(state, "double-partner").laws
+    assert not any(ruling.laws[0].startswith("36") for ruling in state.rulings)
+    alone = answer("call-out-of-rotation", {**boot, "double-lho-moment": "no"}, until="inadmissible-call/double-when")
+    assert "inadmissible" in note(alone, "double-lho").text  # LHO had not called: no bid to double (19A1)
+
+
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:
     # The auction begins with the first call; before it, 16D1 (001 on Law 24).
     state = answer(
