@@ -388,6 +388,26 @@ def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_
     assert short.chart.id == "insufficient-bid"  # a call deemed later may be insufficient there: Law 27
 
 
+def test_the_same_moment_legality_question_offers_only_what_the_call_can_be() -> None:
+    # A pass put down with RHO's call is never an insufficient bid nor a forbidden double: its only way to be
+    # wrong is to come after the final pass (39A); a double is never insufficient; a bid never a forbidden double.
+    boot = {"whose-turn": "rho", "called-since": "same-moment"}
+    offered = {}
+    for call in ("pass", "bid", "double"):
+        answers = {"what-call": call, **boot, **({"inadmissible-double": "no"} if call == "double" else {})}
+        walk = answer("call-out-of-rotation", answers, until=f"same-moment-legal{'' if call == 'bid' else '-' + call}")
+        offered[call] = [option.label for option in walk.node.options]
+    assert not any("insufficient" in label or "double" in label for label in offered["pass"])
+    assert not any("insufficient" in label for label in offered["double"])
+    assert not any("double" in label for label in offered["bid"])
+    after_final = answer(
+        "call-out-of-rotation",
+        {"what-call": "pass", **boot, "same-moment-legal-pass": "after-final"},
+        until="inadmissible-call/after-final",
+    )
+    assert after_final.chart.id == "inadmissible-call"  # Law 39: cancelled, no insufficient-bid question
+
+
 def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn() -> None:
     # Law 33 then 31B: made after LHO's call (LHO dealt), the call is at partner's turn, not forfeited under 28B.
     state = answer(
