@@ -388,6 +388,26 @@ def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_
     assert short.chart.id == "insufficient-bid"  # a call deemed later may be insufficient there: Law 27
 
 
+def test_the_same_moment_legality_question_offers_only_what_the_call_can_be() -> None:
+    # A pass put down with RHO's call is never an insufficient bid nor a forbidden double: its only way to be
+    # wrong is to come after the final pass (39A); a double is never insufficient; a bid never a forbidden double.
+    boot = {"whose-turn": "rho", "called-since": "same-moment"}
+    offered = {}
+    for call in ("pass", "bid", "double"):
+        answers = {"what-call": call, **boot, **({"inadmissible-double": "no"} if call == "double" else {})}
+        walk = answer("call-out-of-rotation", answers, until=f"same-moment-legal{'' if call == 'bid' else '-' + call}")
+        offered[call] = [option.label for option in walk.node.options]
+    assert not any("insufficient" in label or "double" in label for label in offered["pass"])
+    assert not any("insufficient" in label for label in offered["double"])
+    assert not any("double" in label for label in offered["bid"])
+    after_final = answer(
+        "call-out-of-rotation",
+        {"what-call": "pass", **boot, "same-moment-legal-pass": "after-final"},
+        until="inadmissible-call/after-final",
+    )
+    assert after_final.chart.id == "inadmissible-call"  # Law 39: cancelled, no insufficient-bid question
+
+
 def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn() -> None:
     # Law 33 then 31B: made after LHO's call (LHO dealt), the call is at partner's turn, not forfeited under 28B.
     state = answer(
@@ -434,6 +454,22 @@ def test_a_bid_out_of_turn_repeated_after_rhos_pass_cites_its_cancellation() -> 
     refused = {"what-call": "bid", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
     state = answer("call-out-of-rotation", {**refused, "bid-rho-call": "pass"})
     assert state.finished and Engine(load_charts()).ruling_laws(state)[:2] == ("31A1", "29B")
+
+
+def test_a_double_at_the_same_moment_as_lhos_opening_bid_is_out_of_rotation_at_partners_turn() -> None:
+    # Law 33 then 32B (eighteenth walk): LHO deals and bids 1H while the offender doubles. The double is deemed made
+    # after 1H, at partner's turn: cancelled, partner calls freely (16C2), no Law 36 for a double with no bid.
+    boot = {"what-call": "double", "inadmissible-double": "no", "whose-turn": "lho"}
+    state = answer(
+        "call-out-of-rotation",
+        {**boot, "double-lho-moment": "same-moment", "same-moment-at-partner": "no-one", "lho-option": "refuse"},
+        until="comparable-call/wait-call",
+    )
+    assert "reverts to the offender's partner" in note(state, "double-partner").text
+    assert "32B1" in note(state, "double-partner").laws
+    assert not any(ruling.laws[0].startswith("36") for ruling in state.rulings)
+    alone = answer("call-out-of-rotation", {**boot, "double-lho-moment": "no"}, until="inadmissible-call/double-when")
+    assert "inadmissible" in note(alone, "double-lho").text  # LHO had not called: no bid to double (19A1)
 
 
 def test_a_card_exposed_before_the_first_call_is_extraneous_information_not_law_24() -> None:

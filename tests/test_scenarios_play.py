@@ -596,3 +596,20 @@ def test_a_king_lying_as_a_penalty_card_when_partner_gains_the_lead_is_one_penal
     lying = {"situation": "new-card", "which-card": "honour", "how-many": "one", "major-who-next": "partner-leads"}
     state = answer("penalty-card", lying, until="major-declarer-choice")
     assert state.node.id == "major-declarer-choice"
+
+
+def test_declarer_requires_the_suit_of_a_penalty_card_partner_has_none_law_59_on_the_screen_and_ruling() -> None:
+    # Walk 16 #97: the ♣K lies as a major penalty card, partner gains the lead, declarer requires a club and partner
+    # has none. Law 59 (any otherwise legal card) is on the screen where declarer chooses, and on every require or
+    # prohibit ruling, with two or more penalty cards too (51B).
+    one = {"situation": "new-card", "which-card": "honour", "how-many": "one", "major-who-next": "partner-leads"}
+    choice = answer("penalty-card", one, until="major-declarer-choice")
+    assert "59" in choice.node.laws and "Law 59" in (choice.node.help or "")
+    for several, question in (("partner-one-suit", "one-suit-choice"), ("partner-more-suits", "more-suits-choice")):
+        to_choice = {"situation": "several-on-table", "several-who-next": several}
+        assert "59" in answer("penalty-card", to_choice, until=question).node.laws
+        for option in ("require", "prohibit"):
+            ruling = answer("penalty-card", {**to_choice, question: option}).rulings[-1]
+            assert "59" in ruling.laws and "otherwise legal card" in ruling.text
+    required = answer("penalty-card", {**one, "major-declarer-choice": "require"}).rulings[-1]
+    assert "59" in required.laws
