@@ -377,7 +377,13 @@ def test_the_defender_whose_turn_it_was_leads_properly_after_declarers_lead_out_
 def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_correction() -> None:
     state = answer(
         "revoke",
-        {"what-happened": "revoke", "trick-twelve": "no", "established": "no", "who-revoked": "penalty-card"},
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "no",
+            "who-revoked": "penalty-card",
+            "penalty-card/not-played-kind": "major",
+        },
         until="penalty-card/failed-withdraw",
     )
     assert state.chart.id == "penalty-card"
@@ -613,3 +619,20 @@ def test_declarer_requires_the_suit_of_a_penalty_card_partner_has_none_law_59_on
             assert "59" in ruling.laws and "otherwise legal card" in ruling.text
     required = answer("penalty-card", {**one, "major-declarer-choice": "require"}).rulings[-1]
     assert "59" in required.laws
+
+
+def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None:
+    # 50C: a minor penalty card only bars a lower non-honour of its suit; 50D1(a)'s first legal opportunity is a
+    # major card's. A walk found the chart ordering the substitution (52B2) for any card played instead.
+    free = answer("penalty-card", {"situation": "not-played", "not-played-kind": "minor-free"})
+    assert free.finished and free.rulings[-1].laws[0] == "50C" and "No irregularity" in free.rulings[-1].text
+    lower = answer(
+        "penalty-card",
+        {
+            "situation": "not-played",
+            "not-played-kind": "minor-lower",
+            "failed-withdraw": "no",
+            "declarer-accepts": "refuse",
+        },
+    )
+    assert "52B2" in lower.rulings[-1].laws
