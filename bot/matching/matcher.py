@@ -434,7 +434,7 @@ class Matcher:
                 have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
             coverage = have / self._phrase_mass[index]
             if coverage >= COVERAGE:
-                order = 1 + ORDER * len(pairs & self._phrase_pairs[index])
+                order = 1 + ORDER * sum(p in pairs for p in self._phrase_pairs[index])
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         for phrases in found.values():
             phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
@@ -447,7 +447,7 @@ class Matcher:
         post's sentences hold hundreds of phrases; pairing and unboxing them afresh per sentence was repeated work)."""
         self.phrase_mass = np.array([sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases])
         self._phrase_mass: list[float] = self.phrase_mass.tolist()
-        self._phrase_pairs = [frozenset(itertools.pairwise(phrase.tokens)) for phrase in self.phrases]
+        self._phrase_pairs = [tuple(itertools.pairwise(phrase.tokens)) for phrase in self.phrases]
         by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
