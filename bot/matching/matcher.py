@@ -427,14 +427,14 @@ class Matcher:
         runs = [self._phrase_index[start:end] for _token, (start, end) in words_held]
         weights = np.repeat([self.idf[token] for token, _run in words_held], [len(run) for run in runs])
         held = np.bincount(np.concatenate(runs), weights, minlength=len(self.phrases))  # its words' weight held
-        for index in np.flatnonzero((held > 0) & (held >= COVERAGE * self.phrase_mass)).tolist():
-            have = float(held[index])
+        chosen = np.flatnonzero((held > 0) & (held >= COVERAGE * self.phrase_mass))
+        for index, have in zip(chosen.tolist(), held[chosen].tolist(), strict=True):
             phrase = self.phrases[index]
             if phrase.tokens[0] in ACTORS and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
                 have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
-            coverage = have / float(self.phrase_mass[index])
+            coverage = have / self._phrase_mass[index]
             if coverage >= COVERAGE:
-                order = 1 + ORDER * sum(p in pairs for p in itertools.pairwise(phrase.tokens))
+                order = 1 + ORDER * sum(p in pairs for p in self._phrase_pairs[index])
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         for phrases in found.values():
             phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
@@ -442,8 +442,12 @@ class Matcher:
 
     def index_phrases(self) -> None:
         """Each word's phrases as one run of a flat array, and every phrase's weight: adding up a long
-        message's words phrase by phrase in Python was a quarter of matching it."""
+        message's words phrase by phrase in Python was a quarter of matching it. Once, too, what each phrase a
+        message holds is scored with: its weight as a plain float and its pairs of neighbouring words (a long
+        post's sentences hold hundreds of phrases; pairing and unboxing them afresh per sentence was repeated work)."""
         self.phrase_mass = np.array([sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases])
+        self._phrase_mass: list[float] = self.phrase_mass.tolist()
+        self._phrase_pairs = [tuple(itertools.pairwise(phrase.tokens)) for phrase in self.phrases]
         by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:

@@ -88,10 +88,12 @@ class Token:
 
 def clean(text: str, limit: int = MAX_QUERY) -> str:
     """NFKC, the decomposed SARA AM that NFC leaves alone, control characters gone (line breaks kept as
-    spaces), length capped at ``limit`` characters."""
+    spaces), length capped at ``limit`` characters. A printable text holds no control character: looking up
+    each character's category is skipped for it (a long post is cleaned once whole and once per sentence)."""
     text = unicodedata.normalize("NFKC", (text or "")[: limit * 2])
     text = text.replace("\u0e4d\u0e32", "\u0e33").replace("\u0e4d \u0e32", "\u0e33")
-    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    if not text.isprintable():
+        text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
     return text[:limit]
 
 
