@@ -165,6 +165,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout20.jsonl", 0.87),
         ("player-questions-holdout21.jsonl", 0.95),
         ("player-questions-holdout22.jsonl", 0.95),
+        ("player-questions-holdout23.jsonl", 0.86),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
