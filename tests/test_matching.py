@@ -226,6 +226,19 @@ def test_a_lower_bid_over_a_bid_out_of_turn_is_not_insufficient(matcher: Matcher
     assert top.law in laws and (27 in laws) == any("…" in m for m in top.matched), top
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "partner bid 2S at LHO's turn and LHO bid 3C over it. Does partner's 2S still count?",
+        "RHO opened 2C, I passed, LHO bid 2H and then said their 2C was strong. Can I change my pass?",
+    ],
+)
+def test_a_bid_told_again_is_no_new_lower_bid(matcher: Matcher, text: str) -> None:
+    """'Does partner's 2♠ still count' names the 2♠ already told, not a new call below the 3♣: no insufficient bid."""
+    result = matcher.match(text)
+    assert not any("…" in m for c in result.candidates for m in c.matched), result.candidates
+
+
 @pytest.mark.slow
 def test_chart_keywords_go_to_the_law_they_fit_and_zero_charts_work() -> None:
     with_charts = build_matcher(chart_entries()).match("revoke on trick twelve").candidates[0]

@@ -222,7 +222,7 @@ class Normaliser:
         text = re.sub(r"(\w)'(\w)", r"\1\2", text)
         words: list[Token] = []
         position = 0
-        bids: list[tuple[int, str, int]] = []
+        bids: list[tuple[int, str, int]] = []  # each call once: a bid told again ("does his 2♠ stand") refers back
         for bid in _BID.finditer(text):
             words += self._plain(text[position : bid.start()], correct)
             level, denomination = int(bid.group(1)), SUIT_NAMES.get(bid.group(2), bid.group(2).lower())
@@ -232,7 +232,8 @@ class Normaliser:
                 words += [Token("bid", surface), Token("above", surface), Token("seven", surface)]
             else:
                 words += [Token("bid", surface), Token(stem(_DENOMINATION_WORD[strain]), surface)]
-                bids.append((level * 5 + strain, surface, bid.start()))
+                if all(rank != level * 5 + strain for rank, _surface, _start in bids):
+                    bids.append((level * 5 + strain, surface, bid.start()))
             position = bid.end()
         words += self._plain(text[position:], correct)
         if _lower_bid_follows(bids, text, self._told_out_of_turn):
