@@ -233,6 +233,21 @@ def test_knowing_partner_misinterpreted_a_call_is_unauthorized_without_asking_fo
     assert state.node.id == "play-ended"
 
 
+def test_a_mistaken_explanation_that_did_not_damage_never_reads_no_infraction() -> None:
+    # Walk 20, H23:56 branch d: no damage, the explainer's partner may have used the knowledge (75A), but it
+    # suggested nothing. The score stands, yet the mistaken explanation was itself an infraction (75B1).
+    answers = {
+        "agreement": "explanation",
+        "damage": "no",
+        "check-ui": "yes",
+        "unauthorised-information/suggested": "no",
+    }
+    state = answer("misinformation", answers, stage="after-play")
+    assert state.rulings[-1].node == "not-suggested" and "score stands" in state.rulings[-1].text
+    assert not any("No infraction" in text for text in outcome_texts(state))
+    assert "no use of the unauthorized information" in state.rulings[-1].text
+
+
 def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
     state = answer("tempo-and-conduct", {"what": "misled"}, until="misled-park")
     assert state.parked
