@@ -189,6 +189,15 @@ def test_pulled_the_wrong_bidding_card_before_partner_called_no_lead_restriction
     assert "intended call stands" in " ".join(outcome_texts(state))
 
 
+def test_a_change_of_mind_told_aloud_leaves_the_call_and_tells_partner_the_remark_is_unauthorized() -> None:
+    # Walk 20, H23:77 branch b: 3NT put on the table, then "oh I meant 4H" from a change of mind: 3NT stands (25A2),
+    # and the remark is unauthorized information for partner (16B1), with the call-back when play ends (16B3).
+    state = answer("change-of-call", {"intent": "intended", "substituted": "no"})
+    ruling = state.rulings[-1]
+    assert ruling.node == "call-stands" and ruling.laws[0] == "25A2" and {"16B1", "16B3"} <= set(ruling.laws)
+    assert "unauthorized information for the player's partner" in ruling.text and "when play ends" in ruling.text
+
+
 def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
     state = answer(
         "change-of-call",
@@ -565,7 +574,7 @@ def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change
     # the ninth walk: a slip found after four passes was told "the auction continues"; a passed-out board stays so
     assert "the auction continues" not in late.rulings[-1].text and "board is passed out" in late.rulings[-1].text
     mind = answer("change-of-call", {"intent": "intended", "substituted": "no"})
-    assert mind.rulings[-1].laws == ("25A2",)
+    assert mind.rulings[-1].laws[0] == "25A2" and "25A4" not in mind.rulings[-1].laws
 
 
 def test_an_inadmissible_double_noticed_after_the_final_pass_but_before_the_lead_has_its_answer() -> None:
