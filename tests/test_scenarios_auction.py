@@ -108,6 +108,7 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
             "whose-turn": "rho",
             "called-since": "no-one",
             "lho-option": "refuse",
+            "pass-rho-back": "end-of-play",
             "pass-rho-aware": "no",
         },
     )
@@ -119,6 +120,29 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     # The lead is free because Law 30A names no restriction, not because of a comparable call.
     free = next(r for r in state.rulings if r.node == "no-restriction-30a")
     assert "comparable" not in free.text and "Law 30A names none" in free.text
+
+
+def test_pass_out_of_turn_at_rhos_turn_then_a_bid_instead_of_the_forced_pass_is_ruled_under_law_37() -> None:
+    # Walk 20 #60: N passed at W's turn (30A), then bid 1S when he had to pass. The park says a bid instead of the
+    # forced pass is an inadmissible call; called back for it, the walk goes on in the Law 37 chart (37B1, 37B2).
+    passed = {"what-call": "pass", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    state = answer("call-out-of-rotation", passed, until="pass-rho-play")
+    assert state.parked and "instead of passing, an inadmissible call (Law 37)" in state.node.park
+    bid = {**passed, "pass-rho-back": "not-passed", "inadmissible-call/must-pass-intended": "intended"}
+    state = answer("call-out-of-rotation", bid, until="inadmissible-call/must-pass-lho")
+    assert state.chart.id == "inadmissible-call" and state.node.id == "must-pass-lho"
+    assert "What was wrong with the call?" not in [a.question for a in state.answered]
+    state = answer(
+        "call-out-of-rotation",
+        {
+            **bid,
+            "inadmissible-call/must-pass-lho": "no",
+            "lead-restrictions/offender-role": "declaring-side",
+            "inadmissible-call/aware": "no",
+            "inadmissible-call/used-information": "no",
+        },
+    )
+    assert ("inadmissible-call", "must-pass-cancel") in state.trail and state.rulings[-1].laws[0] == "37B2"
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
