@@ -108,6 +108,7 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
             "whose-turn": "rho",
             "called-since": "no-one",
             "lho-option": "refuse",
+            "pass-rho-back": "end-of-play",
             "pass-rho-aware": "no",
         },
     )
@@ -119,6 +120,29 @@ def test_pass_out_of_turn_at_rhos_turn_offender_must_pass_once() -> None:
     # The lead is free because Law 30A names no restriction, not because of a comparable call.
     free = next(r for r in state.rulings if r.node == "no-restriction-30a")
     assert "comparable" not in free.text and "Law 30A names none" in free.text
+
+
+def test_pass_out_of_turn_at_rhos_turn_then_a_bid_instead_of_the_forced_pass_is_ruled_under_law_37() -> None:
+    # Walk 20 #60: N passed at W's turn (30A), then bid 1S when he had to pass. The park says a bid instead of the
+    # forced pass is an inadmissible call; called back for it, the walk goes on in the Law 37 chart (37B1, 37B2).
+    passed = {"what-call": "pass", "whose-turn": "rho", "called-since": "no-one", "lho-option": "refuse"}
+    state = answer("call-out-of-rotation", passed, until="pass-rho-play")
+    assert state.parked and "instead of passing, an inadmissible call (Law 37)" in state.node.park
+    bid = {**passed, "pass-rho-back": "not-passed", "inadmissible-call/must-pass-intended": "intended"}
+    state = answer("call-out-of-rotation", bid, until="inadmissible-call/must-pass-lho")
+    assert state.chart.id == "inadmissible-call" and state.node.id == "must-pass-lho"
+    assert "What was wrong with the call?" not in [a.question for a in state.answered]
+    state = answer(
+        "call-out-of-rotation",
+        {
+            **bid,
+            "inadmissible-call/must-pass-lho": "no",
+            "lead-restrictions/offender-role": "declaring-side",
+            "inadmissible-call/aware": "no",
+            "inadmissible-call/used-information": "no",
+        },
+    )
+    assert ("inadmissible-call", "must-pass-cancel") in state.trail and state.rulings[-1].laws[0] == "37B2"
 
 
 def test_lho_calls_over_the_bid_out_of_turn_accepts_it() -> None:
@@ -187,6 +211,15 @@ def test_pulled_the_wrong_bidding_card_before_partner_called_no_lead_restriction
     assert state.finished and state.rulings[-1].laws == ("25A1",)
     assert "no lead restrictions" in state.rulings[-1].text
     assert "intended call stands" in " ".join(outcome_texts(state))
+
+
+def test_a_change_of_mind_told_aloud_leaves_the_call_and_tells_partner_the_remark_is_unauthorized() -> None:
+    # Walk 20, H23:77 branch b: 3NT put on the table, then "oh I meant 4H" from a change of mind: 3NT stands (25A2),
+    # and the remark is unauthorized information for partner (16B1), with the call-back when play ends (16B3).
+    state = answer("change-of-call", {"intent": "intended", "substituted": "no"})
+    ruling = state.rulings[-1]
+    assert ruling.node == "call-stands" and ruling.laws[0] == "25A2" and {"16B1", "16B3"} <= set(ruling.laws)
+    assert "unauthorized information for the player's partner" in ruling.text and "when play ends" in ruling.text
 
 
 def test_change_of_mind_substitution_cancelled_original_call_stands() -> None:
@@ -565,7 +598,7 @@ def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change
     # the ninth walk: a slip found after four passes was told "the auction continues"; a passed-out board stays so
     assert "the auction continues" not in late.rulings[-1].text and "board is passed out" in late.rulings[-1].text
     mind = answer("change-of-call", {"intent": "intended", "substituted": "no"})
-    assert mind.rulings[-1].laws == ("25A2",)
+    assert mind.rulings[-1].laws[0] == "25A2" and "25A4" not in mind.rulings[-1].laws
 
 
 def test_an_inadmissible_double_noticed_after_the_final_pass_but_before_the_lead_has_its_answer() -> None:

@@ -329,13 +329,29 @@ def test_a_card_that_slid_out_of_the_board_face_up_before_any_bid_is_no_defender
 def test_trick_pointed_the_wrong_way_pointed_out_too_late_goes_to_unauthorised_information() -> None:
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "yes"}, until="pointed-park")
     assert state.parked and "16B1" in state.node.laws
-    assert note(state, "pointed-late").laws == ("65B3",)  # the expired right is read in the ruling and cited
+    assert note(state, "pointed-late").laws == ("65B3", "79A2")  # the expired right is read in the ruling and cited
     state = answer(
         "tricks-and-inspection",
-        {"what": "pointed", "pointed-when": "yes"},
+        {"what": "pointed", "pointed-when": "yes", "late-count": "yes"},
         until="unauthorised-information/partner-facts",
     )
     assert state.chart.id == "unauthorised-information" and state.node.id == "partner-facts"
+
+
+def test_a_card_pointed_wrongly_noticed_too_late_then_a_count_dispute_counts_the_tricks_actually_won() -> None:
+    # Walk 20 #62: N/S's card of trick 6 pointed as theirs, E/W won it; noticed at trick 9, N/S count 10, E/W 9.
+    # 65B3's expiry limits only remarks during play; the count follows the tricks won (79A2, 79B2), then Law 16B.
+    late = {"what": "pointed", "pointed-when": "yes"}
+    state = answer("tricks-and-inspection", late, until="pointed-park")
+    said = note(state, "pointed-late").text
+    assert "pointed the right way" not in said and "tricks are counted as each side actually won them" in said
+    counted = {**late, "late-count": "cards-show"}
+    state = answer("tricks-and-inspection", counted, until="unauthorised-information/partner-facts")
+    assert "not on the way a card was pointed" in note(state, "count-by-cards").text
+    state = answer("tricks-and-inspection", {**counted, "unauthorised-information/partner-facts": "no"})
+    assert state.finished and state.rulings[-1].chart == "unauthorised-information"
+    mixed = answer("tricks-and-inspection", {**late, "late-count": "cards-mixed"}, until="mixed")
+    assert mixed.node.id == "mixed"
 
 
 def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_count() -> None:
@@ -536,7 +552,8 @@ def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and
     assert state.rulings[-1].laws == ("79B2", "65D", "65B3")
     assert "doubtful tricks" in state.rulings[-1].text and "pointed the wrong way" in state.rulings[-1].text
     facts = load_charts()["tricks-and-inspection"].nodes["facts"]
-    assert "65B3" in facts.laws and "pointed the wrong way" in facts.help
+    assert "65B3" in facts.laws and "pointed the wrong way does not decide who won its trick" in facts.help
+    assert "79A2" in facts.laws
 
 
 def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_cites_64b3() -> None:

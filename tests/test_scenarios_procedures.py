@@ -99,9 +99,22 @@ def test_contested_3nt_claim_ruling_says_how_many_tricks_and_scores_the_claim_le
 
 
 def test_defender_concedes_and_partner_objects_at_once() -> None:
-    state = answer("claim", {"what-said": "concession", "defender-concession": "yes"})
+    state = answer("claim", {"what-said": "concession", "defender-concession": "yes", "claim-before": "no"})
     assert "Neither a concession nor a claim" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("68B2", "16B1", "16C")
+
+
+def test_defender_takes_declarers_shown_claim_but_partner_objects_the_claim_is_contested_not_played_on() -> None:
+    # Walk 20, H23:75 branch b: declarer showed her hand (a claim, 68A), one defender said "fine, take the rest",
+    # the other objected at once. 68B2 voids only the concession; the claim is doubted (68D2(a)): Law 70.
+    conceded = {"what-said": "concession", "defender-concession": "yes", "claim-before": "yes"}
+    state = answer("claim", conceded, until="who-claimed")
+    assert "claim is not" in note(state, "claim-doubted").text and "68D2(a)" in note(state, "claim-doubted").laws
+    rest = {"who-claimed": "declarer", "trump-out": "no", "line-stated": "no", "claim-count": "one"}
+    state = answer("claim", {**conceded, **rest})
+    assert [a.step.node for a in state.answered][:3] == ["what-said", "defender-concession", "claim-before"]
+    assert state.rulings[-1].node == "claim-reduced" and "play continues" not in state.rulings[-1].text
+    assert not any("Neither a concession nor a claim" in ruling.text for ruling in state.rulings)
 
 
 def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
@@ -218,6 +231,21 @@ def test_knowing_partner_misinterpreted_a_call_is_unauthorized_without_asking_fo
         "misinformation", {"agreement": "call", "mistaken-call": "yes"}, until="unauthorised-information/play-ended"
     )
     assert state.node.id == "play-ended"
+
+
+def test_a_mistaken_explanation_that_did_not_damage_never_reads_no_infraction() -> None:
+    # Walk 20, H23:56 branch d: no damage, the explainer's partner may have used the knowledge (75A), but it
+    # suggested nothing. The score stands, yet the mistaken explanation was itself an infraction (75B1).
+    answers = {
+        "agreement": "explanation",
+        "damage": "no",
+        "check-ui": "yes",
+        "unauthorised-information/suggested": "no",
+    }
+    state = answer("misinformation", answers, stage="after-play")
+    assert state.rulings[-1].node == "not-suggested" and "score stands" in state.rulings[-1].text
+    assert not any("No infraction" in text for text in outcome_texts(state))
+    assert "no use of the unauthorized information" in state.rulings[-1].text
 
 
 def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
