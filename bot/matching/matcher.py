@@ -428,13 +428,14 @@ class Matcher:
         weights = np.repeat([self.idf[token] for token, _run in words_held], [len(run) for run in runs])
         held = np.bincount(np.concatenate(runs), weights, minlength=len(self.phrases))  # its words' weight held
         chosen = np.flatnonzero((held > 0) & (held >= COVERAGE * self.phrase_mass))
+        masses, phrase_pairs, actor_first = self._phrase_mass, self._phrase_pairs, self._actor_first
         for index, have in zip(chosen.tolist(), held[chosen].tolist(), strict=True):
             phrase = self.phrases[index]
-            if phrase.tokens[0] in ACTORS and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
+            if actor_first[index] and phrase.tokens[0] in known and not _bound(phrase.tokens, where):
                 have -= (1 - UNBOUND) * self.idf[phrase.tokens[0]]
-            coverage = have / self._phrase_mass[index]
+            coverage = have / masses[index]
             if coverage >= COVERAGE:
-                order = 1 + ORDER * sum(p in pairs for p in self._phrase_pairs[index])
+                order = 1 + ORDER * sum(p in pairs for p in phrase_pairs[index])
                 found.setdefault(phrase.law, []).append((phrase.weight * have * coverage**SPECIFIC * order, phrase))
         for phrases in found.values():
             phrases.sort(key=lambda pair: (-pair[0], pair[1].text))
@@ -443,11 +444,13 @@ class Matcher:
     def index_phrases(self) -> None:
         """Each word's phrases as one run of a flat array, and every phrase's weight: adding up a long
         message's words phrase by phrase in Python was a quarter of matching it. Once, too, what each phrase a
-        message holds is scored with: its weight as a plain float and its pairs of neighbouring words (a long
-        post's sentences hold hundreds of phrases; pairing and unboxing them afresh per sentence was repeated work)."""
+        message holds is scored with: its weight as a plain float, its pairs of neighbouring words and whether it
+        leads with an actor (a long post's sentences hold hundreds of phrases; pairing and unboxing them afresh per
+        sentence was repeated work)."""
         self.phrase_mass = np.array([sum(self.idf[t] for t in phrase.tokens) for phrase in self.phrases])
         self._phrase_mass: list[float] = self.phrase_mass.tolist()
         self._phrase_pairs = [tuple(itertools.pairwise(phrase.tokens)) for phrase in self.phrases]
+        self._actor_first = [phrase.tokens[0] in ACTORS for phrase in self.phrases]
         by_token: dict[str, list[int]] = {}
         for index, phrase in enumerate(self.phrases):
             for token in phrase.tokens:
@@ -535,11 +538,15 @@ class Matcher:
         """A law's phrase score, 0..100: its best phrase, a share of the words its other phrases and its text
         add, and how much of the query it explains."""
         law = found[0][1].law
-        covered = set(found[0][1].tokens) & known
-        extra = {t for _s, p in found[1:] for t in p.tokens if t in known} - covered
+        covered = known.intersection(found[0][1].tokens)
+        held: set[str] = set()
+        for _points, phrase in found[1:]:
+            held.update(phrase.tokens)
+        extra = (held & known) - covered
         textual = (known & self.text_tokens.get(law, frozenset())) - covered - extra
-        evidence = found[0][0] + EXTRA * sum(self.idf[t] for t in extra) + TEXT * sum(self.idf[t] for t in textual)
-        explained = sum(self.idf[t] for t in covered | extra) + 0.5 * sum(self.idf[t] for t in textual)
+        idf = self.idf.__getitem__
+        evidence = found[0][0] + EXTRA * sum(map(idf, extra)) + TEXT * sum(map(idf, textual))
+        explained = sum(map(idf, covered | extra)) + 0.5 * sum(map(idf, textual))
         share = min(1.0, explained / mass)
         return round(100 * (1 - math.exp(-evidence / SCALE)) * (0.45 + 0.55 * share), 1)
 
