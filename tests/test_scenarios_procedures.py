@@ -245,6 +245,21 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
     )
 
 
+def test_a_gesture_to_partner_may_also_bring_a_procedural_penalty() -> None:
+    # Walk 19 #33: a finger tapped on the table with the pass reached only the information ruling. 73B1 forbids
+    # communicating by gestures; 90A allows a procedural penalty besides the rectification.
+    chosen = {
+        "what": "partner-tempo",
+        "unauthorised-information/partner-facts": "yes",
+        "unauthorised-information/play-ended": "yes",
+        "unauthorised-information/suggested": "yes",
+        "unauthorised-information/logical-alternative": "no",
+    }
+    state = answer("tempo-and-conduct", chosen)
+    assert state.finished and "procedural penalty" in " ".join(outcome_texts(state))
+    assert {"73B1", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
 def test_discourtesy_repeated_after_a_warning_offers_the_disciplinary_powers_of_law_91() -> None:
     # Walk8 #73: the player was warned and carried on. A procedural penalty (90A) is one answer; the Definitions
     # give disciplinary penalties (91A: points, suspension) for courtesy and good order, so the ruling names both.
