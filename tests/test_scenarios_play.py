@@ -653,3 +653,15 @@ def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None
         },
     )
     assert "52B2" in lower.rulings[-1].laws
+
+
+def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:
+    # Walk 19, 17b: "can I take the ace back?" after the explanation was right and the call wrong (75C) was told
+    # only that the result stands. 47E2(a) allows a retraction only because of a mistaken explanation (47F2).
+    chosen = {"why": "misexplained", "misinformation/agreement": "call", "misinformation/mistaken-call": "no"}
+    state = answer("retraction-of-card-played", chosen)
+    assert state.finished and state.rulings[-1].node == "mistaken-call-stands"
+    assert "The card played stays played" in state.rulings[-1].text
+    assert {"47E2(a)", "47F2"} <= set(state.rulings[-1].laws)
+    alone = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})  # started on its own: no stage known
+    assert "stays played" not in alone.rulings[-1].text and "47F2" not in alone.rulings[-1].laws

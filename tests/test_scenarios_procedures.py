@@ -11,6 +11,7 @@ from bot.dialogs.facts import answer_from, read_description
 from bot.dialogs.model import ScoreStep
 from bot.dialogs.render import outcome_texts
 from bot.dialogs.scenario import walk_named
+from bot.matching import build_matcher, chart_entries
 from bot.rulings import score_usage
 from bot.scoring.service import ruling_score_text
 
@@ -272,6 +273,21 @@ def test_hesitation_with_a_singleton_that_misled_declarer() -> None:
     )
 
 
+def test_a_gesture_to_partner_may_also_bring_a_procedural_penalty() -> None:
+    # Walk 19 #33: a finger tapped on the table with the pass reached only the information ruling. 73B1 forbids
+    # communicating by gestures; 90A allows a procedural penalty besides the rectification.
+    chosen = {
+        "what": "partner-tempo",
+        "unauthorised-information/partner-facts": "yes",
+        "unauthorised-information/play-ended": "yes",
+        "unauthorised-information/suggested": "yes",
+        "unauthorised-information/logical-alternative": "no",
+    }
+    state = answer("tempo-and-conduct", chosen)
+    assert state.finished and "procedural penalty" in " ".join(outcome_texts(state))
+    assert {"73B1", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
 def test_discourtesy_repeated_after_a_warning_offers_the_disciplinary_powers_of_law_91() -> None:
     # Walk8 #73: the player was warned and carried on. A procedural penalty (90A) is one answer; the Definitions
     # give disciplinary penalties (91A: points, suspension) for courtesy and good order, so the ruling names both.
@@ -467,6 +483,30 @@ def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score(
 def test_fouled_board_in_teams_with_one_team_at_fault() -> None:
     state = answer("fouled-board", {"is-fouled": "yes", "scoring": "teams", "team-events/fault": "one"})
     assert "average plus" in state.rulings[-1].text and "86B2(b)" in state.rulings[-1].laws
+
+
+def test_a_board_marked_with_the_wrong_vulnerability_is_scored_as_marked_once_used() -> None:
+    # Walk 19 #5: Law 2's page alone left the answer in its last sentence ("If such board is used, however, the
+    # conditions marked on it apply for that session"); a hurried director could score it as its number says.
+    state = answer("board-markings", {"used": "yes"})
+    assert state.finished and state.rulings[-1].laws == ("2",)
+    assert "the conditions marked on it apply for that session" in state.rulings[-1].text
+    assert "whatever its number or the hand record says" in state.rulings[-1].text
+    unused = answer("board-markings", {"used": "no"})
+    assert "corrected before anyone calls on it" in unused.rulings[-1].text
+    # copies played in different forms are a fouled board (87A): its scoring question comes next, not its first
+    fouled = answer("board-markings", {"used": "differs"}, until="fouled-board/scoring")
+    assert fouled.chart.id == "fouled-board" and "87A" in note(fouled, "fouled-note").laws
+    assert "fouled-board/is-fouled" not in [f"{chart}/{node}" for chart, node in fouled.trail]
+    # reached through the fouled-board chart, a board every table played as marked is not fouled, and scored as marked
+    same = answer("fouled-board", {"is-fouled": "no"})
+    assert "scored as marked" in same.rulings[-1].text and "2" in same.rulings[-1].laws
+
+
+def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
+    told = "board 9 is marked NS vul but by its number it should be EW vul, and two tables have bid on it"
+    first = build_matcher(chart_entries()).match(told).candidates[0]
+    assert first.law == 2 and first.charts[0] == "board-markings"
 
 
 def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sides() -> None:
