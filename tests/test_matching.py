@@ -239,6 +239,18 @@ def test_a_bid_told_again_is_no_new_lower_bid(matcher: Matcher, text: str) -> No
     assert not any("…" in m for c in result.candidates for m in c.matched), result.candidates
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At trick 9 N noticed that her card from trick 6 was pointed the wrong way.",
+        "On board 3 S dropped a card on the floor.",
+    ],
+)
+def test_a_trick_or_board_number_before_a_seat_is_no_bid(matcher: Matcher, text: str) -> None:
+    """'At trick 9 N' is North at trick nine, not a bid of 9NT above the seven level (Law 38)."""
+    assert 38 not in [c.law for c in matcher.match(text).candidates]
+
+
 @pytest.mark.slow
 def test_chart_keywords_go_to_the_law_they_fit_and_zero_charts_work() -> None:
     with_charts = build_matcher(chart_entries()).match("revoke on trick twelve").candidates[0]

@@ -37,8 +37,11 @@ SUIT_NAMES = {
 _SUIT_WORDS = str.maketrans({symbol: f" {word} " for symbol, word in SUIT_NAMES.items()})
 _DENOMINATION = {"c": 0, "d": 1, "h": 2, "s": 3, "n": 4}
 _DENOMINATION_WORD = ("clubs", "diamonds", "hearts", "spades", "notrump")
+# A number after "trick", "board", "table" or "round" counts those, not a bid's level: "at trick 9 N noticed" is
+# North at trick nine, not a bid of 9NT, and "board 3 S" is South on board three.
 _BID = re.compile(
-    r"(?<![\w.])([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs♠♥♦♣♤♡♢♧])(?![\w])",
+    r"(?<![\w.])(?<!trick )(?<!tricks )(?<!board )(?<!table )(?<!round )"
+    r"([1-9])\s?(nt|no\s?trumps?|notrumps?|n|clubs?|diamonds?|hearts?|spades?|[cdhs♠♥♦♣♤♡♢♧])(?![\w])",
     re.IGNORECASE,
 )
 # A card written with its suit's symbol and a letter, "♦K", "♠A": the letter alone is no word and was lost ("♦K"
