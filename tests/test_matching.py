@@ -251,6 +251,17 @@ def test_a_trick_or_board_number_before_a_seat_is_no_bid(matcher: Matcher, text:
     assert 38 not in [c.law for c in matcher.match(text).candidates]
 
 
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("nobody touched the blue card when LHO bid 2D, it showed hearts", {20, 21, 40}),  # no alert
+        ("partner put the blue card on my double", {19, 32, 36}),  # a redouble
+    ],
+)
+def test_the_blue_card_touched_is_an_alert_and_put_out_a_redouble(matcher: Matcher, text: str, laws: set[int]) -> None:
+    assert matcher.match(text).candidates[0].law in laws
+
+
 @pytest.mark.slow
 def test_chart_keywords_go_to_the_law_they_fit_and_zero_charts_work() -> None:
     with_charts = build_matcher(chart_entries()).match("revoke on trick twelve").candidates[0]
