@@ -858,7 +858,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("I doubled partner's 2H thinking LHO had bid it, and then LHO bid 3C. what now?", "36A"),
         ("I had only twelve cards before the opening lead. Do we have to reshuffle?", "14A1"),
         (
-            "partner has a penalty spade on the table and a heart was led. must she follow with a heart or play the spade?",
+            "partner has a penalty spade on the table and a heart was led. must she follow or play the spade?",
             "50D1(b)",
         ),
         (
