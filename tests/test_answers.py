@@ -643,6 +643,25 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
             "I saw LHO's queen of clubs as he took his cards out, before anyone had bid. What now?",
             "extraneous-information",
         ),
+        # the twenty-third reading: the special answer in the player's own words (a kibitzer, partner who
+        # "explains" my bid, rolled eyes, a card dropped while defending, a bid swapped "before the director came",
+        # a claim played out instead)
+        ("can someone watching our table tell us we miscounted the tricks?", "spectators"),
+        (
+            "my partner explains my bids wrongly sometimes; may I use that I now know he misread my bid?",
+            "partners-mistaken-explanation",
+        ),
+        ("is it rude to roll my eyes at partner's lead?", "manners-at-the-table"),
+        ("as a defender I dropped the 6 of hearts face up. must I play it next?", "defender-dropped-card"),
+        (
+            "RHO bid 1H over my 1S, then said sorry and put out 2H instead before the director came. Does 2H stand?",
+            "insufficient-bid-replaced-early",
+        ),
+        (
+            "we disputed declarer's claim and all agreed to play it out instead of calling the director. can declarer "
+            "still ask for a ruling on the claim?",
+            "claim-doubted",
+        ),
     ],
 )
 def test_the_rule_that_decides_the_askers_case_is_answered(answers: Answers, question: str, case: str) -> None:
@@ -824,6 +843,32 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         # a natural call assumed without asking is the player's own, an artificial one's missing alert is not
         ("their 2NT wasn't alerted and I assumed it showed the minors, but it was natural. Any redress?", "21A"),
         ("LHO's 2D wasn't alerted; we took it as natural but it turned out to be a transfer. Anything for us?", "21B3"),
+        # the twenty-third reading: a session percentage above 60% kept, playing on needlessly, the opponent who
+        # called over partner's call out of turn, a double of partner's call, twelve cards and "reshuffle", the
+        # suit of a refused lead required, declarer's spread begun when declarer is "my partner"
+        (
+            "we'd scored 64% all session, then a board couldn't be played through no fault of ours. stuck with 60%?",
+            "12C2(c)",
+        ),
+        ("lho keeps playing every card out when all the remaining tricks are obviously his. is that allowed?", "74B4"),
+        (
+            "partner bid 1S when it was RHO's turn, and RHO then bid 2C without noticing. what happens to 1S?",
+            "28B",
+        ),
+        ("I doubled partner's 2H thinking LHO had bid it, and then LHO bid 3C. what now?", "36A"),
+        ("I had only twelve cards before the opening lead. Do we have to reshuffle?", "14A1"),
+        (
+            "partner has a penalty spade on the table and a heart was led. must she follow or play the spade?",
+            "50D1(b)",
+        ),
+        (
+            "partner led out of turn, declarer made her pick it up, and later he forced me to lead that suit. legal?",
+            "50D2(a)",
+        ),
+        (
+            "RHO led out of turn and my partner, who was declarer, began laying his hand down, then stopped. Can he?",
+            "54A",
+        ),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -891,6 +936,10 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # of mind passed over is 25B's, not players putting an irregularity right
         "dummy never played to trick 4 and we found out at the end. Is a trick transferred?",
         "I bid 3NT, then changed my mind to 4S; nobody called the TD and LHO passed. Does 4S stand?",
+        # a weighted score in a session is no artificial score (12C2(c)); partner's own call out of turn passed over
+        # by the asker is not the opponent calling in turn (28B); a head shaken by partner is not the manners answer
+        "the td gave us 60% of 4S making and 40% of 4S down one in the evening session. how does that work?",
+        "partner opened out of turn and then I passed. what now?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
