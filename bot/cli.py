@@ -16,10 +16,12 @@ from pathlib import Path
 from bot.config import ConfigError, load_config
 from bot.dialogs import ChartError, load_charts
 from bot.dialogs.lint import lint_charts
+from bot.dialogs.loader import DIALOGS_DIR
 from bot.dialogs.report import coverage_map, coverage_nodes
 from bot.laws import KnowledgeError, load_lawbook
+from bot.laws.book import KNOWLEDGE_DIR
 from bot.laws.glossary import load_glossary
-from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words
+from bot.laws.lint import Finding, LintReport, lint_lawbook, lint_players_words, lint_repeated_keys
 from bot.laws.text import describe_lookup, format_term
 from bot.matching.actions import lint_actions
 from bot.matching.deciders import lint_deciders
@@ -58,6 +60,7 @@ def collect_lint() -> LintReport:
     report.extend(lint_actions(book))
     report.extend(lint_deciders(book))
     report.extend(lint_turns(book))
+    report.extend(lint_repeated_keys(KNOWLEDGE_DIR, DIALOGS_DIR))
     try:
         charts = load_charts()
     except ChartError as exc:

@@ -13,7 +13,7 @@ from bot.answers.reading import asking_part, backed
 from bot.dialogs import Dialogs, load_charts
 from bot.laws import load_lawbook
 from bot.laws.book import KnowledgeError
-from bot.laws.lint import lint_players_words
+from bot.laws.lint import lint_players_words, lint_repeated_keys
 from bot.laws.summaries import (
     SUMMARY_WORDS,
     Case,
@@ -597,6 +597,17 @@ def test_partner_telling_me_it_was_my_lead_is_not_an_opponent_misinforming() -> 
 
 def test_the_players_knowledge_lints_clean() -> None:
     assert lint_players_words(load_lawbook()).problems == []
+
+
+def test_a_concept_named_twice_is_reported_not_silently_dropped(tmp_path: Path) -> None:
+    """YAML keeps the last of two keys of one name: a second concept 'redeal-asked' would hide the first."""
+    (tmp_path / "knowledge").mkdir()
+    (tmp_path / "knowledge" / "concepts.yaml").write_text(
+        "concepts:\n  redeal-asked: ['redeal']\n  late: ['later']\n  redeal-asked: ['shuffle again']\n",
+        encoding="utf-8",
+    )
+    problems = lint_repeated_keys(tmp_path / "knowledge").problems
+    assert [str(p) for p in problems] == ["knowledge/concepts.yaml: key given twice: line 4: redeal-asked"]
 
 
 def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answers: Answers) -> None:

@@ -241,6 +241,26 @@ def read_yaml(path: Path) -> Any:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
 
 
+def repeated_keys(path: Path) -> list[str]:
+    """The keys a YAML file gives twice in one mapping ("line 12: redeal-asked"): the loader keeps only the last
+    silently, so a second concept, case or chart node of the same name would drop the first unseen."""
+    root = yaml.compose(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    found: list[str] = []
+    nodes = [root] if root is not None else []
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value in seen:
+                    found.append(f"line {key.start_mark.line + 1}: {key.value}")
+                seen.add(key.value if isinstance(key, yaml.ScalarNode) else "")
+                nodes.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            nodes.extend(node.value)
+    return sorted(found)
+
+
 Entry = TypeVar("Entry")
 
 

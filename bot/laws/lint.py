@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
-from bot.laws.book import KnowledgeError, Law, LawBook, Section
+from bot.laws.book import KnowledgeError, Law, LawBook, Section, repeated_keys
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
 from bot.laws.summaries import (
@@ -182,6 +183,17 @@ def _lint_definitions(book: LawBook, problems: list[Finding], gaps: list[Finding
 
 
 SUMMARISED_LAWS = range(6, LAW_COUNT + 1)  # Laws 1–5 set up the game; players ask about 6–93
+
+
+def lint_repeated_keys(*directories: Path) -> LintReport:
+    """Every YAML file under the directories (knowledge, charts) with a key given twice in one mapping."""
+    problems = [
+        Finding(str(path.relative_to(directory.parent)), f"key given twice: {where}")
+        for directory in directories
+        for path in sorted(directory.rglob("*.yaml"))
+        for where in repeated_keys(path)
+    ]
+    return LintReport(problems, [])
 
 
 def lint_players_words(book: LawBook) -> LintReport:
