@@ -81,8 +81,22 @@ def test_declarer_says_spade_then_club_in_the_same_breath_the_defenders_card_alr
 
 
 def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() -> None:
-    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no"})
+    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "yes"})
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
+
+
+def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_names_a_card_and_45f_applies() -> None:
+    # Twenty-first walk, 26b: the ♥A is withdrawn (45D1), but declarer had named no card to play: declarer names one
+    # now, and dummy's act is judged at the end of play under 45F (adjust if it suggested a play that damaged the
+    # defenders), with a procedural penalty possible (43B1).
+    unnamed = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "no"}
+    parked = answer("card-from-dummy", unnamed, until="dummy-rights/suggested-park")
+    told = note(parked, "withdraw-unnamed")
+    assert "must be withdrawn" in told.text and "declarer now names the card" in told.text
+    assert "the card declarer named is played" not in told.text
+    stands = answer("card-from-dummy", unnamed | {"dummy-rights/suggested-end": "no"})
+    assert stands.rulings[-1].node == "suggested-stands" and "procedural penalty" in stands.rulings[-1].text
+    assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
 
 
 FROM_THE_WRONG_HAND_RETRACTED = {
