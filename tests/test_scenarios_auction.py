@@ -86,6 +86,34 @@ def test_a_bid_out_of_turn_replaced_by_a_non_comparable_call_cites_the_bid_laws_
     assert "32A2(b)" in laws["double"] and "30B1(b)(ii)" not in laws["double"] and "31A2(b)" not in laws["double"]
 
 
+def test_a_call_out_of_rotation_at_rhos_turn_cites_31a2_not_31b2() -> None:
+    # Walk22 #94: 1D bid at RHO's turn, RHO then bid, the offender's 2D comparable: Law 31A rules it. 31B2 ("When
+    # the offender has bid at his partner's turn ... or at his LHO's turn") was cited all the same; it is cited only
+    # when the bid was at partner's or LHO's turn (and likewise 32B2 for a double or redouble).
+    engine = Engine(load_charts())
+
+    def laws(call: str, turn: str, comparable: str) -> tuple[str, ...]:
+        answers = {"what-call": call, "whose-turn": turn, "called-since": "no-one", "lho-option": "refuse"}
+        if call == "double":
+            answers["inadmissible-double"] = "no"
+        if turn == "rho":
+            answers[f"{call}-rho-call"] = "bid"
+        answers["comparable-call/test"] = comparable
+        if comparable == "yes":
+            answers["comparable-call/damage-comparable"] = "no"
+            return engine.ruling_laws(answer("call-out-of-rotation", answers))
+        answers["lead-restrictions/offender-role"] = "declaring-side"
+        return engine.ruling_laws(
+            answer("call-out-of-rotation", answers, until="comparable-call/play-on-not-comparable")
+        )
+
+    for comparable, a2 in (("yes", "A2(a)"), ("no", "A2(b)")):
+        assert f"31{a2}" in laws("bid", "rho", comparable) and "31B2" not in laws("bid", "rho", comparable)
+        assert {f"31{a2}", "31B2"} <= set(laws("bid", "partner", comparable))
+        assert f"32{a2}" in laws("double", "rho", comparable) and "32B2" not in laws("double", "rho", comparable)
+        assert {f"32{a2}", "32B2"} <= set(laws("double", "partner", comparable))
+
+
 def test_a_repeated_insufficient_bid_is_not_asked_again_whether_it_was_in_rotation() -> None:
     # The bid out of rotation must be repeated after RHO passes (31A1) and is insufficient: the chart knows it is
     # now made in rotation, so Law 27 goes straight to LHO's option instead of asking whose turn it was again.

@@ -81,8 +81,22 @@ def test_declarer_says_spade_then_club_in_the_same_breath_the_defenders_card_alr
 
 
 def test_dummy_plays_the_ace_when_declarer_called_the_eight_noticed_at_once() -> None:
-    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no"})
+    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "yes"})
     assert "must be withdrawn" in state.rulings[-1].text and "45D1" in state.rulings[-1].laws
+
+
+def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_names_a_card_and_45f_applies() -> None:
+    # Twenty-first walk, 26b: the ♥A is withdrawn (45D1), but declarer had named no card to play: declarer names one
+    # now, and dummy's act is judged at the end of play under 45F (adjust if it suggested a play that damaged the
+    # defenders), with a procedural penalty possible (43B1).
+    unnamed = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "no"}
+    parked = answer("card-from-dummy", unnamed, until="dummy-rights/suggested-park")
+    told = note(parked, "withdraw-unnamed")
+    assert "must be withdrawn" in told.text and "declarer now names the card" in told.text
+    assert "the card declarer named is played" not in told.text
+    stands = answer("card-from-dummy", unnamed | {"dummy-rights/suggested-end": "no"})
+    assert stands.rulings[-1].node == "suggested-stands" and "procedural penalty" in stands.rulings[-1].text
+    assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
 
 
 FROM_THE_WRONG_HAND_RETRACTED = {
@@ -429,6 +443,26 @@ def test_a_card_faced_in_place_of_one_that_stays_played_is_dealt_with() -> None:
     assert {"49", "50", "48A"} <= set(ruling.laws)
 
 
+def test_a_card_played_after_a_defenders_card_held_where_partner_could_see_it_is_a_major_penalty_card() -> None:
+    # Twenty-first walk, #30: the ♥K held where partner could see it is played (45C1); the ♥2 the defender then
+    # played to the same trick was exposed through deliberate play, so it is a major penalty card (49, 50B).
+    alone = answer("card-played", {"whose-card": "defender", "another-card": "no"})
+    assert alone.rulings[-1].node == "defender-played" and "penalty card" not in alone.rulings[-1].text
+    state = answer(
+        "card-played",
+        {
+            "whose-card": "defender",
+            "another-card": "yes",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-who-next": "offender-plays",
+        },
+    )
+    told = next(reached for reached in state.passed if reached.node == "another-card-note")
+    assert "is played to the current trick" in told.text and "becomes a major penalty card" in told.text
+    assert {"45C1", "49", "50B"} <= set(told.laws)
+    assert state.rulings[-1].node == "major-play-ruling"
+
+
 def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_penalty_card() -> None:
     # Law 45C1: a defender's card held so that partner could see its face is played, whatever was meant; only a
     # card dropped by accident, or seen with no card to play, is a penalty card (49, 50). The answers say which
@@ -439,7 +473,7 @@ def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_pen
     assert "Held where partner could see it" in labels["playing"] and "45C1" in labels["playing"]
     assert labels["neither"].startswith("Dropped by accident") and "shown" not in labels["neither"]
     assert "not what the defender meant" in asked.help
-    held = answer("defender-exposes-card", {**seen, "what-was-he-doing": "playing"})
+    held = answer("defender-exposes-card", {**seen, "what-was-he-doing": "playing", "card-played/another-card": "no"})
     assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
     assert "is played" in held.rulings[-1].text and "penalty card" not in held.rulings[-1].text
     # 45C1's parenthesis: held up after already playing to the trick is a fifth card (45E1), led or not.
@@ -503,7 +537,10 @@ def test_a_card_partner_may_have_seen_that_the_defender_denies_is_decided_on_the
         == answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"}).rulings[-1].text
     )
     assert "85A1" in Engine(charts).ruling_laws(decided)
-    held = answer("defender-exposes-card", {**disputed, "facts-decided": "yes", "what-was-he-doing": "playing"})
+    held = answer(
+        "defender-exposes-card",
+        {**disputed, "facts-decided": "yes", "what-was-he-doing": "playing", "card-played/another-card": "no"},
+    )
     assert held.rulings[-1].chart == "card-played" and "45C1" in held.rulings[-1].laws
     agreed = answer("defender-exposes-card", {"how": "seen", "partner-could-see": "no"})  # established facts: unchanged
     assert not any(law.startswith("85") for law in Engine(charts).ruling_laws(agreed))

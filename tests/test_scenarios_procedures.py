@@ -654,6 +654,21 @@ def test_a_misdealt_board_already_played_elsewhere_is_not_redealt() -> None:
     assert state.chart.id == "unauthorised-information"
 
 
+def test_an_unshuffled_board_found_before_its_first_auction_is_redealt_and_played_not_cancelled() -> None:
+    # Twenty-first walk, #4: a sorted board found as the hands came out, before any call. 6D1 gives a new shuffle
+    # and deal, which gets a result; 12C2(a)'s artificial scores are only for "no result can be obtained" (6D2:
+    # a board already played elsewhere on the sorted deal).
+    unshuffled = {"what-happened": "misdeal", "misdeal-when": "unshuffled"}
+    first = answer("wrong-board", unshuffled | {"first-time": "yes"})
+    assert first.rulings[-1].node == "redeal-unshuffled"
+    assert "new shuffle and deal, and the board is played" in first.rulings[-1].text
+    assert "12C2(a)" not in first.rulings[-1].laws
+    played = answer("wrong-board", unshuffled | {"first-time": "no"})
+    assert played.rulings[-1].node == "no-result"
+    assert played.rulings[-1].laws[:2] == ("6D2", "12C2(a)")
+    assert "results already obtained on the board are cancelled" in played.rulings[-1].text
+
+
 def test_a_card_seen_as_a_hand_is_taken_out_of_the_board_gives_16d_options_not_a_compulsory_redeal() -> None:
     # Walk4 #7: RHO took the hand out of the board and saw its ace of spades, no call yet. 6D1's new shuffle and
     # deal covers only a card seen during the shuffle and deal; "thereafter Law 16D applies", where a redeal is
