@@ -463,7 +463,12 @@ def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn()
 
 def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistaken_call_law() -> None:
     # Walk 17 #13: an explanation found wrong, adjusted, printed 75C ("Regardless of damage, the result stands").
-    wrong = {"what": "partner-wrong", "partner-wrong-who": "defending", "misinformation/agreement": "explanation"}
+    wrong = {
+        "what": "partner-wrong",
+        "partner-wrong-said": "no",
+        "partner-wrong-who": "defending",
+        "misinformation/agreement": "explanation",
+    }
     state = answer("explanation-of-calls", wrong, until="misinformation/damage")
     assert "75C" not in Engine(load_charts()).ruling_laws(state)
     misbid = answer(

@@ -793,6 +793,7 @@ def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -
         "explanation-of-calls",
         {
             "what": "partner-wrong",
+            "partner-wrong-said": "no",
             "partner-wrong-who": "declaring",
             "misinformation/agreement": "call",
             "misinformation/mistaken-call": "no",
@@ -893,3 +894,38 @@ def test_boards_played_at_the_wrong_table_ask_who_moved_them_north_by_law_8a2() 
     # (12C2(a)), and unless the Director said otherwise North moves the boards (8A2).
     played = load_charts()["wrong-board"].nodes["played-before"]
     assert "8A2" in played.laws and "North player" in played.help
+
+
+def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardless_of_damage() -> None:
+    # Walk 21, 14b (H23:14): "I told them partner's 2NT showed both minors; partner said out loud 'no no, it shows
+    # 20-21'", the explanation right and the call wrong, ruled "no infraction … the result stands regardless of
+    # damage". The remark breaks 20F5(a) and is unauthorized information for the explainer (16B1, 16B3).
+    spoke = {"what": "partner-wrong", "partner-wrong-said": "yes", "misinformation/agreement": "call"}
+    stands = answer(
+        "explanation-of-calls", {**spoke, "misinformation/remark-damage": "no", "misinformation/remark-used": "no"}
+    )
+    read = " ".join(outcome_texts(stands))
+    assert "Law 20F5(a) forbids this" in read and "procedural penalty" in read
+    assert "unauthorized information for the explainer" in read
+    assert stands.rulings[-1].node == "remark-stands" and "regardless of damage" not in read
+    assert "20F5(a)" in Engine(load_charts()).ruling_laws(stands)
+    used = answer(
+        "explanation-of-calls",
+        {**spoke, "misinformation/remark-damage": "no", "misinformation/remark-used": "yes"},
+        until="unauthorised-information/suggested",
+    )
+    assert used.node.id == "suggested"  # 16B1(a): the logical-alternative test, toward an adjusted score (16B3)
+    # Started on its own, the misinformation chart hears of the remark at its mistaken-call question.
+    alone = answer("misinformation", {"agreement": "call", "mistaken-call": "remark"}, until="remark-damage")
+    assert alone.node.id == "remark-damage"
+    # The explanation wrong and corrected aloud in the auction: the misinformed player's change of call (21B1(a)) is
+    # considered at once, without asking who pointed out the mistake, and the end of play asks about the remark.
+    wrong = {**spoke, "misinformation/agreement": "explanation"}
+    state = answer("explanation-of-calls", wrong, until="misinformation/auction-goes-on")
+    assert "auction-who" not in [node for _chart, node in state.trail]
+    assert "21B1(a)" in note(state, "partner-silent").laws
+    end = {"misinformation/which-side": "defending", "misinformation/damage": "no"}
+    asked = answer("explanation-of-calls", {**wrong, **end}, until="misinformation/check-remark").node
+    assert "from partner's remark in the auction" in asked.ask
+    kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
+    assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
