@@ -929,3 +929,15 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     assert "from partner's remark in the auction" in asked.ask
     kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
     assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
+
+
+def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
+    # Walk 21 #14: "Which side will that player be on?" was asked while the bidding was still going on.
+    going_on = {"what": "partner-wrong", "partner-wrong-said": "not-yet"}
+    state = answer("explanation-of-calls", going_on, until="partner-wait")
+    assert state.parked and "after the final pass" in state.node.park
+    asked = answer("explanation-of-calls", going_on, until="partner-wrong-who").node
+    assert asked.ask.startswith("The auction is over.")
+    chart = load_charts()["explanation-of-calls"]
+    told = read_description("partner's explanation of my 3C was wrong, the auction is over")
+    assert answer_from(told, chart, chart.nodes["partner-wrong-said"]) == "no"
