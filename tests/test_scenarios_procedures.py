@@ -941,3 +941,20 @@ def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_ove
     chart = load_charts()["explanation-of-calls"]
     told = read_description("partner's explanation of my 3C was wrong, the auction is over")
     assert answer_from(told, chart, chart.nodes["partner-wrong-said"]) == "no"
+
+
+def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_at_the_end() -> None:
+    # Walk 21 #16 (H23:16): an opponent read his notes booklet at his turn to bid; the chart ended at a procedural
+    # penalty. What he read is no information 16A1 lets him use; damage is redressed under 12A1.
+    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-card-play-on")
+    assert state.parked and "procedural penalty" in note(state, "own-card").text
+    helped = answer(
+        "explanation-of-calls",
+        {"what": "own-system-card", "own-card-used": "yes", "adjusted-score/contest": "pairs"},
+        until="adjusted-score/can-assign",
+    )
+    assert helped.chart.id == "adjusted-score"
+    laws = Engine(load_charts()).ruling_laws(helped)
+    assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
+    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
+    assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
