@@ -480,7 +480,11 @@ def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistak
 def test_an_explainer_told_when_a_correction_was_due_hears_before_the_opening_lead_is_faced() -> None:
     # Walk 17 #25 (a future dummy's own wrong explanation): the paragraph read "before the end of the Clarification
     # Period, when the opening lead is faced"; 75B2 says "before the opening lead is faced".
-    state = answer("misinformation", {"agreement": "explanation", "ask-stage": "after-play"}, until="damage")
+    state = answer(
+        "misinformation",
+        {"agreement": "explanation", "ask-stage": "after-play", "late-who": "explainer"},
+        until="damage",
+    )
     said = note(state, "explainer-late").text
     assert "at the latest before the opening lead is faced" in said and "when the opening lead is faced" not in said
     assert "during the play, as soon as it is noticed" in said

@@ -206,7 +206,13 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
 def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
     # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
     # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
-    late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
+    late = {
+        "agreement": "explanation",
+        "ask-stage": "after-play",
+        "late-who": "explainer",
+        "damage": "no",
+        "check-ui": "no",
+    }
     state = answer("misinformation", late)
     read = " ".join(outcome_texts(state))
     assert "before the opening lead is faced, which ends the Clarification Period" in read
@@ -958,3 +964,19 @@ def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_
     assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
     kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
     assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
+
+
+def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction_but_after_the_final_pass() -> None:
+    # Walk 22 #85 (H23:85): "we played 3D … I didn't say anything until the end of the hand. Should I have told them
+    # during the bidding?" The explainer's duty was read to him ("the player may call the Director before the auction
+    # ends"), yet 20F5(a) forbids his correcting it in the auction; 20F5(b)(ii) sets the final pass.
+    end = {"damage": "no", "check-ui": "no"}
+    partner = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-declaring", **end}
+    read = " ".join(outcome_texts(answer("misinformation", partner)))
+    assert "right to say nothing during the auction" in read and "after the final pass" in read
+    assert "waiting until play ended was too late" in read and "before the auction ends" not in read
+    defender = answer("misinformation", {**partner, "late-who": "partner-defending"})
+    assert "correct the explanation when play ended" in " ".join(outcome_texts(defender))
+    assert "20F5(b)(i)" in Engine(load_charts()).ruling_laws(defender)
+    explainer = answer("misinformation", {**partner, "late-who": "explainer"})
+    assert "did not correct it in time" in " ".join(outcome_texts(explainer))
