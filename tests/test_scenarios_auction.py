@@ -491,7 +491,12 @@ def test_a_call_at_the_same_moment_as_lhos_is_out_of_rotation_at_partners_turn()
 
 def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistaken_call_law() -> None:
     # Walk 17 #13: an explanation found wrong, adjusted, printed 75C ("Regardless of damage, the result stands").
-    wrong = {"what": "partner-wrong", "partner-wrong-who": "defending", "misinformation/agreement": "explanation"}
+    wrong = {
+        "what": "partner-wrong",
+        "partner-wrong-said": "no",
+        "partner-wrong-who": "defending",
+        "misinformation/agreement": "explanation",
+    }
     state = answer("explanation-of-calls", wrong, until="misinformation/damage")
     assert "75C" not in Engine(load_charts()).ruling_laws(state)
     misbid = answer(
@@ -503,7 +508,11 @@ def test_a_defenders_wrong_explanation_found_after_play_does_not_cite_the_mistak
 def test_an_explainer_told_when_a_correction_was_due_hears_before_the_opening_lead_is_faced() -> None:
     # Walk 17 #25 (a future dummy's own wrong explanation): the paragraph read "before the end of the Clarification
     # Period, when the opening lead is faced"; 75B2 says "before the opening lead is faced".
-    state = answer("misinformation", {"agreement": "explanation", "ask-stage": "after-play"}, until="damage")
+    state = answer(
+        "misinformation",
+        {"agreement": "explanation", "ask-stage": "after-play", "late-who": "explainer"},
+        until="damage",
+    )
     said = note(state, "explainer-late").text
     assert "at the latest before the opening lead is faced" in said and "when the opening lead is faced" not in said
     assert "during the play, as soon as it is noticed" in said

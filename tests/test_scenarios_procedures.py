@@ -206,7 +206,13 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
 def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
     # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
     # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
-    late = {"agreement": "explanation", "ask-stage": "after-play", "damage": "no", "check-ui": "no"}
+    late = {
+        "agreement": "explanation",
+        "ask-stage": "after-play",
+        "late-who": "explainer",
+        "damage": "no",
+        "check-ui": "no",
+    }
     state = answer("misinformation", late)
     read = " ".join(outcome_texts(state))
     assert "before the opening lead is faced, which ends the Clarification Period" in read
@@ -808,6 +814,7 @@ def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -
         "explanation-of-calls",
         {
             "what": "partner-wrong",
+            "partner-wrong-said": "no",
             "partner-wrong-who": "declaring",
             "misinformation/agreement": "call",
             "misinformation/mistaken-call": "no",
@@ -908,3 +915,83 @@ def test_boards_played_at_the_wrong_table_ask_who_moved_them_north_by_law_8a2() 
     # (12C2(a)), and unless the Director said otherwise North moves the boards (8A2).
     played = load_charts()["wrong-board"].nodes["played-before"]
     assert "8A2" in played.laws and "North player" in played.help
+
+
+def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardless_of_damage() -> None:
+    # Walk 21, 14b (H23:14): "I told them partner's 2NT showed both minors; partner said out loud 'no no, it shows
+    # 20-21'", the explanation right and the call wrong, ruled "no infraction … the result stands regardless of
+    # damage". The remark breaks 20F5(a) and is unauthorized information for the explainer (16B1, 16B3).
+    spoke = {"what": "partner-wrong", "partner-wrong-said": "yes", "misinformation/agreement": "call"}
+    stands = answer(
+        "explanation-of-calls", {**spoke, "misinformation/remark-damage": "no", "misinformation/remark-used": "no"}
+    )
+    read = " ".join(outcome_texts(stands))
+    assert "Law 20F5(a) forbids this" in read and "procedural penalty" in read
+    assert "unauthorized information for the explainer" in read
+    assert stands.rulings[-1].node == "remark-stands" and "regardless of damage" not in read
+    assert "20F5(a)" in Engine(load_charts()).ruling_laws(stands)
+    used = answer(
+        "explanation-of-calls",
+        {**spoke, "misinformation/remark-damage": "no", "misinformation/remark-used": "yes"},
+        until="unauthorised-information/suggested",
+    )
+    assert used.node.id == "suggested"  # 16B1(a): the logical-alternative test, toward an adjusted score (16B3)
+    # Started on its own, the misinformation chart hears of the remark at its mistaken-call question.
+    alone = answer("misinformation", {"agreement": "call", "mistaken-call": "remark"}, until="remark-damage")
+    assert alone.node.id == "remark-damage"
+    # The explanation wrong and corrected aloud in the auction: the misinformed player's change of call (21B1(a)) is
+    # considered at once, without asking who pointed out the mistake, and the end of play asks about the remark.
+    wrong = {**spoke, "misinformation/agreement": "explanation"}
+    state = answer("explanation-of-calls", wrong, until="misinformation/auction-goes-on")
+    assert "auction-who" not in [node for _chart, node in state.trail]
+    assert "21B1(a)" in note(state, "partner-silent").laws
+    end = {"misinformation/which-side": "defending", "misinformation/damage": "no"}
+    asked = answer("explanation-of-calls", {**wrong, **end}, until="misinformation/check-remark").node
+    assert "from partner's remark in the auction" in asked.ask
+    kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
+    assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
+
+
+def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
+    # Walk 21 #14: "Which side will that player be on?" was asked while the bidding was still going on.
+    going_on = {"what": "partner-wrong", "partner-wrong-said": "not-yet"}
+    state = answer("explanation-of-calls", going_on, until="partner-wait")
+    assert state.parked and "after the final pass" in state.node.park
+    asked = answer("explanation-of-calls", going_on, until="partner-wrong-who").node
+    assert asked.ask.startswith("The auction is over.")
+    chart = load_charts()["explanation-of-calls"]
+    told = read_description("partner's explanation of my 3C was wrong, the auction is over")
+    assert answer_from(told, chart, chart.nodes["partner-wrong-said"]) == "no"
+
+
+def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_at_the_end() -> None:
+    # Walk 21 #16 (H23:16): an opponent read his notes booklet at his turn to bid; the chart ended at a procedural
+    # penalty. What he read is no information 16A1 lets him use; damage is redressed under 12A1.
+    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-card-play-on")
+    assert state.parked and "procedural penalty" in note(state, "own-card").text
+    helped = answer(
+        "explanation-of-calls",
+        {"what": "own-system-card", "own-card-used": "yes", "adjusted-score/contest": "pairs"},
+        until="adjusted-score/can-assign",
+    )
+    assert helped.chart.id == "adjusted-score"
+    laws = Engine(load_charts()).ruling_laws(helped)
+    assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
+    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
+    assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
+
+
+def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction_but_after_the_final_pass() -> None:
+    # Walk 22 #85 (H23:85): "we played 3D … I didn't say anything until the end of the hand. Should I have told them
+    # during the bidding?" The explainer's duty was read to him ("the player may call the Director before the auction
+    # ends"), yet 20F5(a) forbids his correcting it in the auction; 20F5(b)(ii) sets the final pass.
+    end = {"damage": "no", "check-ui": "no"}
+    partner = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-declaring", **end}
+    read = " ".join(outcome_texts(answer("misinformation", partner)))
+    assert "right to say nothing during the auction" in read and "after the final pass" in read
+    assert "waiting until play ended was too late" in read and "before the auction ends" not in read
+    defender = answer("misinformation", {**partner, "late-who": "partner-defending"})
+    assert "correct the explanation when play ended" in " ".join(outcome_texts(defender))
+    assert "20F5(b)(i)" in Engine(load_charts()).ruling_laws(defender)
+    explainer = answer("misinformation", {**partner, "late-who": "explainer"})
+    assert "did not correct it in time" in " ".join(outcome_texts(explainer))
