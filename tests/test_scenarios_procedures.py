@@ -960,8 +960,10 @@ def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_ove
     asked = answer("explanation-of-calls", going_on, until="partner-wrong-who").node
     assert asked.ask.startswith("The auction is over.")
     chart = load_charts()["explanation-of-calls"]
-    told = read_description("partner's explanation of my 3C was wrong, the auction is over")
-    assert answer_from(told, chart, chart.nodes["partner-wrong-said"]) == "no"
+    # "the auction is over" says nothing of what partner said in it, nor does "said aloud" say it was a correction
+    over, remark = "partner's explanation of my 3C was wrong, the auction is over", "partner said aloud 'ah, no hearts'"
+    for words in (over, remark):
+        assert answer_from(read_description(words), chart, chart.nodes["partner-wrong-said"]) is None
 
 
 def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_at_the_end() -> None:
