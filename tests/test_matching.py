@@ -684,8 +684,8 @@ def test_a_post_that_tells_a_law_without_its_words_gets_it_first(matcher: Matche
 @pytest.mark.parametrize(
     ("text", "told"),
     [
-        ("partner hesitated for ages and then passed, so I bid on", "a pause in the play, and a card played to the trick"),
-        ("during the auction she led me to believe she had a strong hand", "a lead made while the auction was still on"),
+        ("partner hesitated for ages, then passed", "a pause in the play, and a card played to the trick"),
+        ("during the auction she led me to think she was strong", "a lead made while the auction was still on"),
     ],
 )
 def test_a_pause_before_a_call_or_a_lead_in_the_play_keeps_its_own_law(text: str, told: str) -> None:
