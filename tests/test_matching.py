@@ -671,12 +671,14 @@ def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, 
         ("while north was still thinking about his bid, east faced the jack of clubs", {24}),
         ("the auction was not over when my lho put a card on the table as if to lead", {24}),
         ("a low club went to the queen and my rho hesitated for ages before he played the ace", {73}),
+        ("declarer thought he was in a spade contract and called for a ruff; can the dummy tell him?", {42, 43}),
     ],
 )
 def test_a_post_that_tells_a_law_without_its_words_gets_it_first(matcher: Matcher, text: str, laws: set[int]) -> None:
     """Real posts tell a claim by its statement ("I'll take nine tricks": Law 68A), a lead from the wrong hand by
-    dummy's warning (55), a lead made while the auction was on (24) and a pause in the play (73D, not a pause
-    before a call, 16), rarely by the law's own words (``knowledge/turns.yaml``; issue 22, twenty-sixth round)."""
+    dummy's warning (55), a lead made while the auction was on (24), a pause in the play (73D, not a pause before a
+    call, 16) and ask what dummy may do (42, 43) inside a story of something else, rarely in the law's own words
+    (``knowledge/turns.yaml``; issue 22, twenty-sixth round)."""
     result = matcher.match(text)
     assert result.confident and result.candidates[0].law in laws, result.candidates
 
