@@ -662,6 +662,41 @@ def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, 
     assert laws & {c.law for c in result.candidates[:2]}, result.candidates
 
 
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("declarer faced his cards and said i'll take nine tricks, you get a spade; the defenders objected", {68, 70}),
+        ("two hearts for me and the rest is yours, said east, showing his cards", {68, 70}),
+        ("declarer led the king from her hand and dummy said no, you are in dummy", {55}),
+        ("while north was still thinking about his bid, east faced the jack of clubs", {24}),
+        ("the auction was not over when my lho put a card on the table as if to lead", {24}),
+        ("a low club went to the queen and my rho hesitated for ages before he played the ace", {73}),
+        ("declarer thought he was in a spade contract and called for a ruff; can the dummy tell him?", {42, 43}),
+    ],
+)
+def test_a_post_that_tells_a_law_without_its_words_gets_it_first(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """Real posts tell a claim by its statement ("I'll take nine tricks": Law 68A), a lead from the wrong hand by
+    dummy's warning (55), a lead made while the auction was on (24), a pause in the play (73D, not a pause before a
+    call, 16) and ask what dummy may do (42, 43) inside a story of something else, rarely in the law's own words
+    (``knowledge/turns.yaml``; issue 22, twenty-sixth round)."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("partner hesitated for ages, then passed", "a pause in the play, and a card played to the trick"),
+        ("during the auction she led me to think she was strong", "a lead made while the auction was still on"),
+    ],
+)
+def test_a_pause_before_a_call_or_a_lead_in_the_play_keeps_its_own_law(text: str, told: str) -> None:
+    """A pause before a call is Law 16, not a pause in the play; a lead told after "during the auction" needs no
+    card: these relations stay silent on a story they do not tell."""
+    relations = [r for r in load_relations() if r.told == told]
+    assert relations and not any(r.laws(heard(text)) for r in relations)
+
+
 def test_a_lead_after_ones_own_side_won_the_trick_is_not_a_lead_out_of_turn() -> None:
     """Winning a trick and leading to the next is the normal course of play: the relation needs a word against
     the turn ("but", "before", "instead")."""
