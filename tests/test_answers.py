@@ -606,8 +606,10 @@ def test_a_concept_named_twice_is_reported_not_silently_dropped(tmp_path: Path) 
         "concepts:\n  redeal-asked: ['redeal']\n  late: ['later']\n  redeal-asked: ['shuffle again']\n",
         encoding="utf-8",
     )
-    problems = lint_repeated_keys(tmp_path / "knowledge").problems
-    assert [str(p) for p in problems] == ["knowledge/concepts.yaml: key given twice: line 4: redeal-asked"]
+    (tmp_path / "knowledge" / "broken.yaml").write_text("concepts: [unclosed\n", encoding="utf-8")
+    problems = [str(p) for p in lint_repeated_keys(tmp_path / "knowledge").problems]
+    assert problems[0].startswith("knowledge/broken.yaml: not valid YAML")
+    assert problems[1:] == ["knowledge/concepts.yaml: key given twice: line 4: redeal-asked"]
 
 
 def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answers: Answers) -> None:

@@ -245,7 +245,7 @@ def repeated_keys(path: Path) -> list[str]:
     """The keys a YAML file gives twice in one mapping ("line 12: redeal-asked"): the loader keeps only the last
     silently, so a second concept, case or chart node of the same name would drop the first unseen."""
     root = yaml.compose(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
-    found: list[str] = []
+    found: list[tuple[int, str]] = []
     nodes = [root] if root is not None else []
     while nodes:
         node = nodes.pop()
@@ -253,12 +253,12 @@ def repeated_keys(path: Path) -> list[str]:
             seen: set[str] = set()
             for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.value in seen:
-                    found.append(f"line {key.start_mark.line + 1}: {key.value}")
+                    found.append((key.start_mark.line + 1, key.value))
                 seen.add(key.value if isinstance(key, yaml.ScalarNode) else "")
                 nodes.append(value)
         elif isinstance(node, yaml.SequenceNode):
             nodes.extend(node.value)
-    return sorted(found)
+    return [f"line {line}: {key}" for line, key in sorted(found)]
 
 
 Entry = TypeVar("Entry")

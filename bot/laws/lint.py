@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from bot.laws.book import KnowledgeError, Law, LawBook, Section, repeated_keys
 from bot.laws.glossary import read_glossary, term_key
 from bot.laws.refs import parse_canonical
@@ -186,13 +188,16 @@ SUMMARISED_LAWS = range(6, LAW_COUNT + 1)  # Laws 1–5 set up the game; players
 
 
 def lint_repeated_keys(*directories: Path) -> LintReport:
-    """Every YAML file under the directories (knowledge, charts) with a key given twice in one mapping."""
-    problems = [
-        Finding(str(path.relative_to(directory.parent)), f"key given twice: {where}")
-        for directory in directories
-        for path in sorted(directory.rglob("*.yaml"))
-        for where in repeated_keys(path)
-    ]
+    """Every YAML file under the directories (knowledge, charts) with a key given twice in one mapping, or that is
+    no YAML at all (one line, not a traceback)."""
+    problems: list[Finding] = []
+    for directory in directories:
+        for path in sorted(directory.rglob("*.yaml")):
+            where = str(path.relative_to(directory.parent))
+            try:
+                problems += [Finding(where, f"key given twice: {key}") for key in repeated_keys(path)]
+            except yaml.YAMLError as exc:
+                problems.append(Finding(where, f"not valid YAML: {str(exc).splitlines()[0]}"))
     return LintReport(problems, [])
 
 
