@@ -141,7 +141,8 @@ async def test_the_terminal_scores_a_ruling_and_files_it(store: Store) -> None:
     await chat.handle("chart revoke")
     for number in REVOKE_TWO:
         ruling = await chat.handle(number)
-    assert "Score it: type score 1, then the contract played and its result at the table" in ruling
+    assert "Score it: type score 1 followed, on the same line, by the contract played and its result" in ruling
+    assert (await chat.handle("score 1")).startswith("Type score 1 followed, on the same line, by the contract")
     assert await chat.handle("score 1 4S= vul") == "Say which side gives up the 2 tricks: declarer or defenders."
     assert await chat.handle("score 1 4S= vul defenders") == (
         "Ruling 1, filed on its record:\n+680 — 4♠+2 vul, declarer's side (4♠= at the table, 2 tricks to declarer)"

@@ -151,7 +151,7 @@ class Rulings:
             raise RulingError(f"Ruling {session_id} does not end in a score to work out (type score 4SX= vul alone).")
         words = typed.split()
         if not words:
-            raise BadScore(f"Type {score_usage(record.score)}.")
+            raise BadScore(f"Type score {session_id} followed, on the same line, by {score_usage(record.score)}.")
         try:
             said = ruling_score_text(record.score.kind, int(record.score.tricks), words)
         except ScoringError as exc:

@@ -51,7 +51,8 @@ def ruling_text(book: LawBook, screen: Screen) -> str:
     lines += [f"{mark} {text}" for mark, text in screen.read_aloud]
     lines += [f"(for you, not to read aloud) {text}" for text in screen.aside]
     if screen.score:
-        lines += ["", f"Score it: type score {screen.session_id}, then {score_usage(screen.score)}"]
+        usage = score_usage(screen.score)
+        lines += ["", f"Score it: type score {screen.session_id} followed, on the same line, by {usage}"]
     lines += ["", "Laws applied:"]
     for ref in screen.laws:
         passage = book.passage(ref)
