@@ -203,6 +203,19 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
+def test_a_correct_clear_explanation_the_player_misunderstood_is_the_players_own_misunderstanding() -> None:
+    # Walk 23, #96: a takeout double explained as takeout and taken for penalty. Nobody misbid, so "the call was
+    # wrong" did not fit and read out 75C's reason; 21A denies redress for the player's own misunderstanding.
+    state = answer("misinformation", {"agreement": "misunderstood"})
+    assert state.finished and state.rulings[-1].laws == ("21A",)
+    assert "own misunderstanding" in state.rulings[-1].text and "the result stands" in state.rulings[-1].text
+    assert "Mistaken call" not in state.rulings[-1].text
+    played = answer("retraction-of-card-played", {"why": "misexplained", "misinformation/agreement": "misunderstood"})
+    assert (
+        played.rulings[-1].node == "own-misunderstanding" and "The card played stays played" in played.rulings[-1].text
+    )
+
+
 def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
     # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
     # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
