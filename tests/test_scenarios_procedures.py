@@ -738,9 +738,33 @@ def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighte
     )
     assert "adjust-withdrawn" in [reached.node for reached in state.passed]
     assert state.rulings[-1].node == "split-score"
-    outside = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected": "yes"}
+    outside = {
+        "ask-source": "other",
+        "other-when": "after-call",
+        "after-first-call": "play",
+        "affected-after-call": "yes",
+    }
     state = answer("unauthorised-information", outside, until="adjusted-score/contest")
-    assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
+    assert note(state, "adjust-affected-after-call") and state.chart.id == "adjusted-score"
+
+
+def test_information_from_another_table_after_the_first_call_cites_16d3() -> None:
+    # Walk 23, #40: after the first call 16D3 sends the Director to 16D2(c) or (d), but the ruling cited only
+    # 16D2(c). Before any call 16D2 alone governs, so 16D3 is not cited there.
+    engine = Engine(load_charts())
+    base = {"ask-source": "other"}
+    later = base | {"other-when": "after-call", "after-first-call": "play"}
+    stands = answer("unauthorised-information", later | {"affected-after-call": "no"})
+    assert engine.ruling_laws(stands)[:2] == ("16D3", "16D2(c)") and "score obtained at the table stands" in (
+        stands.rulings[-1].text
+    )
+    adjusted = later | {"affected-after-call": "yes", "adjusted-score/contest": "pairs"}
+    adjusted |= {"adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"}
+    assert "16D3" in engine.ruling_laws(answer("unauthorised-information", adjusted))
+    now = answer("unauthorised-information", base | {"other-when": "after-call", "after-first-call": "adjust"})
+    assert engine.ruling_laws(now)[:2] == ("16D3", "16D2(d)")
+    early = base | {"other-when": "before-call", "interfere": "yes", "remedy": "play", "affected": "no"}
+    assert "16D3" not in engine.ruling_laws(answer("unauthorised-information", early))
 
 
 def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_no_information() -> None:
