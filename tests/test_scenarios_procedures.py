@@ -203,6 +203,19 @@ def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     assert "score stands" in state.rulings[-1].text and "75B1" in state.rulings[-1].laws
 
 
+def test_a_correct_clear_explanation_the_player_misunderstood_is_the_players_own_misunderstanding() -> None:
+    # Walk 23, #96: a takeout double explained as takeout and taken for penalty. Nobody misbid, so "the call was
+    # wrong" did not fit and read out 75C's reason; 21A denies redress for the player's own misunderstanding.
+    state = answer("misinformation", {"agreement": "misunderstood"})
+    assert state.finished and state.rulings[-1].laws == ("21A",)
+    assert "own misunderstanding" in state.rulings[-1].text and "the result stands" in state.rulings[-1].text
+    assert "Mistaken call" not in state.rulings[-1].text
+    played = answer("retraction-of-card-played", {"why": "misexplained", "misinformation/agreement": "misunderstood"})
+    assert (
+        played.rulings[-1].node == "own-misunderstanding" and "The card played stays played" in played.rulings[-1].text
+    )
+
+
 def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correction_was_due() -> None:
     # Walk7 #93: "Later in the auction I suddenly remembered … kept quiet until the end": when should he have
     # corrected it? Before the end of the Clarification Period (20F4(a)), or during the play if found then (75B2).
@@ -725,9 +738,33 @@ def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighte
     )
     assert "adjust-withdrawn" in [reached.node for reached in state.passed]
     assert state.rulings[-1].node == "split-score"
-    outside = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected": "yes"}
+    outside = {
+        "ask-source": "other",
+        "other-when": "after-call",
+        "after-first-call": "play",
+        "affected-after-call": "yes",
+    }
     state = answer("unauthorised-information", outside, until="adjusted-score/contest")
-    assert note(state, "adjust-affected") and state.chart.id == "adjusted-score"
+    assert note(state, "adjust-affected-after-call") and state.chart.id == "adjusted-score"
+
+
+def test_information_from_another_table_after_the_first_call_cites_16d3() -> None:
+    # Walk 23, #40: after the first call 16D3 sends the Director to 16D2(c) or (d), but the ruling cited only
+    # 16D2(c). Before any call 16D2 alone governs, so 16D3 is not cited there.
+    engine = Engine(load_charts())
+    base = {"ask-source": "other"}
+    later = base | {"other-when": "after-call", "after-first-call": "play"}
+    stands = answer("unauthorised-information", later | {"affected-after-call": "no"})
+    assert engine.ruling_laws(stands)[:2] == ("16D3", "16D2(c)") and "score obtained at the table stands" in (
+        stands.rulings[-1].text
+    )
+    adjusted = later | {"affected-after-call": "yes", "adjusted-score/contest": "pairs"}
+    adjusted |= {"adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"}
+    assert "16D3" in engine.ruling_laws(answer("unauthorised-information", adjusted))
+    now = answer("unauthorised-information", base | {"other-when": "after-call", "after-first-call": "adjust"})
+    assert engine.ruling_laws(now)[:2] == ("16D3", "16D2(d)")
+    early = base | {"other-when": "before-call", "interfere": "yes", "remedy": "play", "affected": "no"}
+    assert "16D3" not in engine.ruling_laws(answer("unauthorised-information", early))
 
 
 def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_no_information() -> None:
