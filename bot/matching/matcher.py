@@ -525,8 +525,8 @@ class Matcher:
             score = round(min(100.0, totals.get(law, 0.0)), 1)
             title = self.book.laws[law].title
             if law in found:
-                covered = set(found[law][0][1].tokens) & known
-                used = covered | {t for _s, p in found[law][1:] for t in p.tokens if t in known}
+                covered, extra = _phrase_words(found[law], known)
+                used = covered | extra
                 charts = self._charts_for(law, [p.chart for _s, p in found[law] if p.chart])
                 ranked.append(Candidate(law, title, charts, score, _runs(words, used)))
             else:
@@ -538,11 +538,7 @@ class Matcher:
         """A law's phrase score, 0..100: its best phrase, a share of the words its other phrases and its text
         add, and how much of the query it explains."""
         law = found[0][1].law
-        covered = known.intersection(found[0][1].tokens)
-        held: set[str] = set()
-        for _points, phrase in found[1:]:
-            held.update(phrase.tokens)
-        extra = (held & known) - covered
+        covered, extra = _phrase_words(found, known)
         textual = (known & self.text_tokens.get(law, frozenset())) - covered - extra
         idf = self.idf.__getitem__
         evidence = found[0][0] + EXTRA * sum(map(idf, extra)) + TEXT * sum(map(idf, textual))
@@ -645,6 +641,16 @@ def _fit(tokens: tuple[str, ...], own: dict[str, list[tuple[int, int]]]) -> floa
     """How well a chart keyword's words fit a law's best phrase: shared words, squared, per word of the phrase."""
     shared: Counter[tuple[int, int]] = Counter(p for token in tokens for p in own.get(token, ()))
     return max((count**2 / size for (_index, size), count in shared.items()), default=0.0)
+
+
+def _phrase_words(found: list[tuple[float, _Phrase]], known: set[str]) -> tuple[set[str], set[str]]:
+    """The query's words a law's best phrase covers, and those its other phrases add: what its score rests on
+    and what a candidate shows it matched."""
+    covered = known.intersection(found[0][1].tokens)
+    held: set[str] = set()
+    for _points, phrase in found[1:]:
+        held.update(phrase.tokens)
+    return covered, (held & known) - covered
 
 
 def _bound(tokens: tuple[str, ...], where: dict[str, set[int]]) -> bool:

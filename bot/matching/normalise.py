@@ -235,8 +235,9 @@ class Normaliser:
                 words += [Token("bid", surface), Token("above", surface), Token("seven", surface)]
             else:
                 words += [Token("bid", surface), Token(stem(_DENOMINATION_WORD[strain]), surface)]
-                if all(rank != level * 5 + strain for rank, _surface, _start in bids):
-                    bids.append((level * 5 + strain, surface, bid.start()))
+                rank = level * 5 + strain
+                if all(rank != told for told, _surface, _start in bids):
+                    bids.append((rank, surface, bid.start()))
             position = bid.end()
         words += self._plain(text[position:], correct)
         if _lower_bid_follows(bids, text, self._told_out_of_turn):
