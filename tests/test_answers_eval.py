@@ -169,6 +169,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout21.jsonl", 0.95),
         ("player-questions-holdout22.jsonl", 0.95),
         ("player-questions-holdout23.jsonl", 0.95),
+        ("player-questions-holdout24.jsonl", 0.88),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
