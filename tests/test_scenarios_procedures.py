@@ -528,6 +528,20 @@ def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
     assert first.law == 2 and first.charts[0] == "board-markings"
 
 
+def test_boards_not_moved_are_fetched_and_played_or_scored_artificially() -> None:
+    # Walk 23 #51: "N forgot to move the boards" reached only Law 8's text, with no remedy for the waiting table.
+    told = "N forgot to move the boards, next table has nothing to play"
+    first = build_matcher(chart_entries()).match(told).candidates[0]
+    assert first.law == 8 and first.charts[0] == "boards-not-moved"
+    now = answer("boards-not-moved", {"found": "play"})
+    assert "play them now" in now.rulings[-1].text and now.rulings[-1].laws[:2] == ("8A2", "8B1")
+    later = answer("boards-not-moved", {"found": "later"})
+    assert later.rulings[-1].laws[0] == "8B2"
+    # boards that cannot be played give artificial scores by responsibility (12C2(a)), the scoring question next
+    lost = answer("boards-not-moved", {"found": "none"}, until="adjusted-score/contest-artificial")
+    assert lost.chart.id == "adjusted-score" and "12C2(a)" in note(lost, "no-result-note").laws
+
+
 def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sides() -> None:
     # 82C: both sides are treated as non-offending, so no fault question and no split score.
     state = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
