@@ -629,6 +629,19 @@ def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead
     assert "all four hands have been returned to the board" in text.text and "17D2" in text.laws
 
 
+def test_a_change_of_mind_after_the_auction_ended_does_not_reopen_it() -> None:
+    # Walk 20's risk: after four passes, "I meant to open 1NT", found to be a change of mind, was told "the original
+    # call stands and the auction continues". 22B: the auction is over and the hands go back to the board.
+    chosen = {"what": "passed-out", "passed-out-slip": "yes", "change-of-call/intent": "intended"}
+    state = answer("auction-ended", {**chosen, "change-of-call/substituted": "no"})
+    ruling = state.rulings[-1]
+    assert state.finished and "the auction continues" not in ruling.text and "stays ended" in ruling.text
+    assert ruling.laws[:3] == ("25A2", "22A", "22B")
+    # a change of mind during the auction still lets it go on from the original call
+    during = answer("change-of-call", {"intent": "intended", "substituted": "no"})
+    assert "the auction continues" in during.rulings[-1].text
+
+
 def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change_of_mind_under_25a2() -> None:
     late = answer("change-of-call", {"intent": "unintended", "partner-called": "yes", "substituted": "no"})
     assert late.rulings[-1].laws[:2] == ("25A4", "25A5") and "partner has called since" in late.rulings[-1].text
