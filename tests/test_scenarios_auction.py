@@ -303,8 +303,19 @@ def test_comparable_call_with_no_calling_law_lifts_law_16c_as_law_26a_says() -> 
 
 
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:
-    state = answer("inadmissible-call", {"what": "above-seven", "seven-lho": "yes"})
+    state = answer("inadmissible-call", {"what": "above-seven", "seven-intended": "intended", "seven-lho": "yes"})
     assert state.finished and state.rulings[-1].laws == ("38D", "16C2", "16C3")
+
+
+def test_eight_clubs_said_by_a_slip_is_first_a_change_of_call() -> None:
+    # Walk 24, #13 (WRONG): "eight clubs", said by a player who meant something else, went straight to Law 38's
+    # forced passes; 25A1 lets an unintended call be replaced until partner calls.
+    state = answer(
+        "inadmissible-call",
+        {"what": "above-seven", "seven-intended": "unintended"},
+        until="change-of-call/partner-called",
+    )
+    assert state.chart.id == "change-of-call" and "25A1" in note(state, "inadmissible-call/unintended").laws
 
 
 def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> None:
