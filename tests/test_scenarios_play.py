@@ -446,12 +446,13 @@ def test_a_card_faced_in_place_of_one_that_stays_played_is_dealt_with() -> None:
 def test_a_card_played_after_a_defenders_card_held_where_partner_could_see_it_is_a_major_penalty_card() -> None:
     # Twenty-first walk, #30: the ♥K held where partner could see it is played (45C1); the ♥2 the defender then
     # played to the same trick was exposed through deliberate play, so it is a major penalty card (49, 50B).
-    alone = answer("card-played", {"whose-card": "defender", "another-card": "no"})
+    alone = answer("card-played", {"whose-card": "defender", "defender-turn": "yes", "another-card": "no"})
     assert alone.rulings[-1].node == "defender-played" and "penalty card" not in alone.rulings[-1].text
     state = answer(
         "card-played",
         {
             "whose-card": "defender",
+            "defender-turn": "yes",
             "another-card": "yes",
             "penalty-card/how-many": "one",
             "penalty-card/major-who-next": "offender-plays",
@@ -461,6 +462,19 @@ def test_a_card_played_after_a_defenders_card_held_where_partner_could_see_it_is
     assert "is played to the current trick" in told.text and "becomes a major penalty card" in told.text
     assert {"45C1", "49", "50B"} <= set(told.laws)
     assert state.rulings[-1].node == "major-play-ruling"
+
+
+def test_a_defenders_card_faced_out_of_turn_goes_to_the_lead_out_of_turn_laws() -> None:
+    # Walk 24, #15 (WRONG): East faced the ♥J as the opening lead when West was on lead, and this chart ruled it
+    # played to the trick; declarer's options under Law 54 were lost.
+    opening = answer(
+        "card-played", {"whose-card": "defender", "defender-turn": "opening"}, until="opening-lead-out-of-turn/who-led"
+    )
+    assert opening.chart.id == "opening-lead-out-of-turn"
+    later = answer("card-played", {"whose-card": "defender", "defender-turn": "lead"}, until="lead-out-of-turn/opening")
+    assert later.chart.id == "lead-out-of-turn"
+    early = answer("card-played", {"whose-card": "defender", "defender-turn": "early"}, until="premature-play/what")
+    assert early.chart.id == "premature-play"
 
 
 def test_a_defenders_card_held_facing_partner_while_thinking_is_played_not_a_penalty_card() -> None:
