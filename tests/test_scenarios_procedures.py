@@ -700,6 +700,9 @@ def test_an_unshuffled_board_found_before_its_first_auction_is_redealt_and_playe
     assert played.rulings[-1].node == "no-result"
     assert played.rulings[-1].laws[:2] == ("6D2", "12C2(a)")
     assert "results already obtained on the board are cancelled" in played.rulings[-1].text
+    # walk 24, #1: a sorted deal bid and played only at this table answers "No" as well: the question says so
+    asked = load_charts()["wrong-board"].nodes["first-time"]
+    assert "here and at every other table" in asked.ask and "bid here" in asked.options[1].label
 
 
 def test_a_card_seen_as_a_hand_is_taken_out_of_the_board_gives_16d_options_not_a_compulsory_redeal() -> None:
