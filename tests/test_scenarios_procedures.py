@@ -904,6 +904,21 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
     )
 
 
+def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_way_at_fault() -> None:
+    # Walk26 #69: 14 and 12 cards found after play, the TD gave both sides average. 13D cancels the result and
+    # adjusts, but the ruling ended there: nobody asked who was at fault, and 12C2(a) gives average plus to a side in
+    # no way at fault.
+    found = {"what-wrong": "too-many", "too-many-when": "after-play", "adjusted-score/contest": "pairs"}
+    state = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+    )
+    assert state.rulings[-1].chart == "adjusted-score" and "AVERAGE PLUS" in state.rulings[-1].text
+    assert "the result is cancelled" in " ".join(outcome_texts(state))
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "13D" and "12C2(a)" in laws
+
+
 def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_played_stand() -> None:
     # Law 5 had no chart: "N-S sat E-W against their entry card, boards already played". 5A and 5B make the players
     # responsible for their seats; a board none of them had played keeps its result, one already played is
