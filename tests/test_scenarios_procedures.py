@@ -919,6 +919,17 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
     assert laws[0] == "13D" and "12C2(a)" in laws
 
 
+def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_standing() -> None:
+    # Walk26 65b: a card found on the floor after play, never owed to a trick, was ruled "Play continues." with the
+    # play over. 14B2 restores it to the hand; with no revoke and no penalty card the result stands.
+    state = answer(
+        "wrong-number-of-cards",
+        {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "revoke-q": "no", "exposed-q": "no"},
+    )
+    assert state.rulings[-1].node == "restored-ok"
+    assert "if play has ended, the result stands" in state.rulings[-1].text
+
+
 def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_played_stand() -> None:
     # Law 5 had no chart: "N-S sat E-W against their entry card, boards already played". 5A and 5B make the players
     # responsible for their seats; a board none of them had played keeps its result, one already played is
