@@ -692,10 +692,28 @@ def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None
     assert "52B2" in lower.rulings[-1].laws
 
 
+def test_a_card_played_on_a_wrong_explanation_is_taken_back_only_if_no_card_was_played_since() -> None:
+    # Walk 26, #61: a trick-1 card played after a wrong explanation, the correction coming at trick 2. The chart gave
+    # a note and went on to damage; it never said whether the card could still be taken back. 47E2(a) allows it "only
+    # if no card was subsequently played"; too late, the Director may adjust (47E2(b)).
+    told = {"why": "misexplained", "misinformation/agreement": "explanation"}
+    late = answer("retraction-of-card-played", {**told, "misexplained": "yes"}, until="misinformation/damage")
+    read = " ".join(outcome_texts(late))
+    assert "too late to take the card back, and it stays played" in read and "may take the card back" not in read
+    assert "47E2(b)" in Engine(load_charts()).ruling_laws(late)
+    early = answer("retraction-of-card-played", {**told, "misexplained": "no"}, until="misinformation/damage")
+    assert "the player may take the card back" in " ".join(outcome_texts(early))
+
+
 def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:
     # Walk 19, 17b: "can I take the ace back?" after the explanation was right and the call wrong (75C) was told
     # only that the result stands. 47E2(a) allows a retraction only because of a mistaken explanation (47F2).
-    chosen = {"why": "misexplained", "misinformation/agreement": "call", "misinformation/mistaken-call": "no"}
+    chosen = {
+        "why": "misexplained",
+        "misexplained": "no",
+        "misinformation/agreement": "call",
+        "misinformation/mistaken-call": "no",
+    }
     state = answer("retraction-of-card-played", chosen)
     assert state.finished and state.rulings[-1].node == "mistaken-call-stands"
     assert "The card played stays played" in state.rulings[-1].text

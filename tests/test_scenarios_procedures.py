@@ -210,7 +210,10 @@ def test_a_correct_clear_explanation_the_player_misunderstood_is_the_players_own
     assert state.finished and state.rulings[-1].laws == ("21A",)
     assert "own misunderstanding" in state.rulings[-1].text and "the result stands" in state.rulings[-1].text
     assert "Mistaken call" not in state.rulings[-1].text
-    played = answer("retraction-of-card-played", {"why": "misexplained", "misinformation/agreement": "misunderstood"})
+    played = answer(
+        "retraction-of-card-played",
+        {"why": "misexplained", "misexplained": "no", "misinformation/agreement": "misunderstood"},
+    )
     assert (
         played.rulings[-1].node == "own-misunderstanding" and "The card played stays played" in played.rulings[-1].text
     )
