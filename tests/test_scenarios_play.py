@@ -404,6 +404,27 @@ def test_the_defender_whose_turn_it_was_leads_properly_after_declarers_lead_out_
     assert state.finished and "53B" in state.rulings[-1].laws
 
 
+def test_repeated_revokes_in_one_suit_still_transfer_the_first_revokes_tricks() -> None:
+    # Walk 27, #77: a player revoked twice in the same suit. The ruling said "the first revoke is adjusted as usual"
+    # and ended; 64B2 exempts only the later revoke, so the first one's transfer (64A1) is still worked out, and the
+    # later ones are adjusted for only under 64C2(a).
+    repeated = {
+        "what-happened": "revoke",
+        "trick-twelve": "no",
+        "established": "yes",
+        "when-noticed": "in-time",
+        "kind-of-revoke": "repeated",
+        "revoke-trick": "offender",
+        "later-after-won": "yes",
+    }
+    state = answer("revoke", {**repeated, "equity-repeated": "no"})
+    assert state.rulings[-1].node == "transfer-two" and "(two tricks)" in state.rulings[-1].text
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "64A1" and {"64B2", "64C2(a)"} <= set(laws)
+    worse = answer("revoke", {**repeated, "equity-repeated": "yes"}, until="adjusted-score/contest")
+    assert "later revokes not occurred" in " ".join(outcome_texts(worse))
+
+
 def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_correction() -> None:
     state = answer(
         "revoke",
