@@ -425,6 +425,22 @@ def test_repeated_revokes_in_one_suit_still_transfer_the_first_revokes_tricks() 
     assert "later revokes not occurred" in " ".join(outcome_texts(worse))
 
 
+def test_a_revoke_found_too_late_is_not_answered_as_if_a_trick_had_been_transferred() -> None:
+    # Walk 25, 43b: after a revoke found after the round, no trick is transferred (64B5), yet the equity question's
+    # "No" read "the adjustment is enough", and the walker tapped it by mistake.
+    late = {
+        "what-happened": "revoke",
+        "trick-twelve": "no",
+        "established": "yes",
+        "when-noticed": "too-late",
+        "request-time": "yes",
+    }
+    state = answer("revoke", late, until="equity")
+    assert "no trick is transferred (attention was drawn to the revoke too late)" in state.render(state.node.ask)
+    assert next(option.label for option in state.node.options) == "No: compensated, or not damaged"
+    assert not any("adjustment" in option.label for option in state.node.options)
+
+
 def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_correction() -> None:
     state = answer(
         "revoke",
