@@ -684,6 +684,16 @@ def test_the_penalty_card_question_says_how_to_judge_a_fifth_card_deliberate_or_
     assert "fifth card" in which.help and "deliberate play" in which.help and "unintentionally" in which.help
 
 
+def test_declarer_who_requires_another_suit_than_the_penalty_cards_is_told_it_is_not_an_option() -> None:
+    # Walk 27, #92: with the ♥Q a major penalty card, declarer "requires East to lead a diamond". 50D2(a) lets
+    # declarer require or forbid only the penalty card's suit; the help said "the suit of the penalty card" but not
+    # what to do when declarer names another one.
+    nodes = load_charts()["penalty-card"].nodes
+    assert "only the penalty card's suit (50D2(a))" in nodes["major-declarer-choice"].help
+    assert "explain the three options again" in nodes["major-declarer-choice"].help
+    assert "only the penalty cards' suit (51B1)" in nodes["one-suit-choice"].help
+
+
 def test_a_king_lying_as_a_penalty_card_when_partner_gains_the_lead_is_one_penalty_card_already_there() -> None:
     # Walk 16 #97: West's ♣K already lies face up as a penalty card when East gains the lead; the first question
     # offered only "A card has just become a penalty card". Its answer now names a card lying there too, and the
