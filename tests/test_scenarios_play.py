@@ -99,6 +99,22 @@ def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_n
     assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
 
 
+def test_a_card_dummy_half_pulled_on_their_own_is_not_played() -> None:
+    # Walk 27, #78: dummy half-pulled a card before declarer named one, and the director asked whether it was played;
+    # the walk said only "Play continues". A card from dummy is played when declarer names it (45B) or deliberately
+    # touches it (45C3), never by dummy's own touch (45F).
+    acted = {"what-happened": "dummy-acted"}
+    parked = answer("card-from-dummy", acted, until="dummy-rights/suggested-park")
+    told = note(parked, "not-played")
+    assert "is not played" in told.text and "Declarer names the card" in told.text
+    stands = answer("card-from-dummy", {**acted, "dummy-rights/suggested-end": "no"})
+    assert stands.rulings[-1].node == "suggested-stands"
+    assert {"45B", "45C3", "45F"} <= set(Engine(load_charts()).ruling_laws(stands))
+    unnamed = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "no"}
+    withdrawn = answer("card-from-dummy", unnamed, until="dummy-rights/suggested-park")
+    assert not any(n.node == "not-played" for n in withdrawn.notes)  # 45D1's note already says declarer names one
+
+
 FROM_THE_WRONG_HAND_RETRACTED = {
     "opening": "no",
     "told": "no",
