@@ -29,6 +29,17 @@ def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
 
 
+def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
+    # Walk 18 #62, walk 25 #38: dummy walked round to watch declarer's play. The first question had no answer for
+    # it, so the director took "Looked at a defender's cards" and the ruling cited 43A2(c), which forbids looking at
+    # a defender's cards; 43A2(b) forbids leaving the seat to watch declarer's play.
+    state = answer("dummy-rights", {"what-happened": "watched"})
+    ruling = state.rulings[-1]
+    assert "left their seat to watch declarer's play" in ruling.text and "liable to a procedural penalty" in ruling.text
+    assert ruling.laws[0] == "43A2(b)" and "43A2(c)" not in ruling.laws
+    assert {"43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
+
+
 def test_dummy_who_peeked_and_told_declarer_is_subject_to_43b2_b3_not_freed_from_them() -> None:
     parked = answer(
         "dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "yes"}, until="told-park"
