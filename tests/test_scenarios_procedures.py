@@ -551,6 +551,25 @@ def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sid
     assert state.finished and "AVERAGE PLUS to both sides" in state.rulings[-1].text
 
 
+def test_an_artificial_score_for_too_many_possible_results_cites_12c1d() -> None:
+    # Walk 26 #55: after a Director's error a result had been obtained, and with too many possible results the
+    # average plus to both cited 12C2(a) alone, whose words are for a board where no result can be obtained. 12C1(d)
+    # is what allows an artificial score when the possibilities are numerous or not obvious.
+    both = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
+    laws = Engine(load_charts()).ruling_laws(both)
+    assert both.rulings[-1].node == "avg-plus-both" and "12C1(d)" in laws
+    assert "numerous or none is obvious" in " ".join(outcome_texts(both))
+    fault = {"contest": "pairs", "can-assign": "not-obvious", "artificial-fault": "one-side"}
+    assert "12C1(d)" in Engine(load_charts()).ruling_laws(answer("adjusted-score", fault, reason="damage-found"))
+    no_result = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "neither",
+    }
+    assert "12C1(d)" not in Engine(load_charts()).ruling_laws(answer("adjusted-score", no_result))
+
+
 def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
     # Walk 17 #29: "Who decides who was at fault?" 12C2(a): the Director awards it according to responsibility.
     chosen = {
