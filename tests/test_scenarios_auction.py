@@ -409,6 +409,21 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
 
 
+def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the_directors_allow_or_forfeit() -> None:
+    # Walk 26 #56: declarer led from the wrong hand, a defender said so and declarer led from dummy, before the
+    # Director came. The procedure chart ruled Law 10 in general and "(Rule on the irregularity with its own
+    # chart.)"; the exact answer is the lead chart's: the Director may allow what the players did (10B).
+    settled = {"who-drew": "opponent", "players-acted": "settled", "settled-what": "lead"}
+    asked = answer("irregularity-procedure", settled, until="play-after-illegal-play/players-fixed")
+    assert asked.chart.id == "play-after-illegal-play" and asked.node.id == "players-fixed"
+    allowed = answer("irregularity-procedure", {**settled, "play-after-illegal-play/players-fixed": "allow"})
+    ruling = allowed.rulings[-1]
+    assert ruling.laws[0] == "10B" and "the lead from the correct hand stands" in ruling.text
+    assert "Rule on the irregularity" not in " ".join(outcome_texts(allowed))
+    other = answer("irregularity-procedure", {**settled, "settled-what": "other"})
+    assert other.rulings[-1].node == "players-settled"
+
+
 def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director_forfeits_rectification() -> None:
     # Fifth walk #20: LHO's ♣A fell face up, partner handed it back and both sides bid on; the Director was called
     # later. Law 24's chart now asks whether the non-offending side acted first (11A) before any forced pass or
