@@ -180,7 +180,7 @@ async def test_telegram_offers_score_it_under_the_ruling_and_files_the_reply(sto
     for label in ("A player revoked", "No", "Yes, it is established", "During play", "None of these"):
         calls = await table.press(label)
     assert "When you are called back: Who won the revoke trick?" in table.texts(calls)  # the park asks it at once
-    for label in ("The player who revoked", "Yes", "No, the adjustment is enough"):
+    for label in ("The player who revoked", "Yes", "No: compensated, or not damaged"):
         calls = await table.press(label)
     ruling = table.texts(calls)
     assert "To work out the score, tap Score it and type the contract played and its result at the table" in ruling

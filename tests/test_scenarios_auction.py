@@ -360,6 +360,25 @@ def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_
     assert "24B" in laws and "24C" not in laws and any("24D" in a.laws for a in state.answered)
 
 
+def test_a_defenders_low_card_exposed_in_the_auction_states_its_play_restrictions_before_the_opening_lead() -> None:
+    # Walk 27, #85: a defender's low card exposed during the auction is a minor penalty card, but its restrictions
+    # (50C) reached the director only in the ruling after play; at the opening lead the screen said "Play continues".
+    answers = {
+        "any-call": "yes",
+        "own-error": "yes",
+        "acted-first": "no",
+        "what-exposed": "low",
+        "offender-role": "defender",
+    }
+    parked = answer("card-exposed-during-auction", answers, until="play-on-low")
+    shown = " ".join(note.text for note in parked.notes)
+    assert "may not play another card below the rank of an honour in the same suit" in shown
+    assert "partner has no lead restriction" in shown
+    state = answer("card-exposed-during-auction", {**answers, "used-information-low": "no"})
+    assert state.finished and "The score stands" in state.rulings[-1].text
+    assert "50C" in Engine(load_charts()).ruling_laws(state)
+
+
 def test_two_cards_exposed_during_the_auction_cite_24c_not_24b_the_single_cards_law() -> None:
     # 24B is "a single card of honour rank or any card prematurely led"; two or more cards are 24C's. A walk
     # found two exposed cards (the ♥K and ♥Q) ruled citing 24B, which a director reads aloud as the law applied.
@@ -399,6 +418,21 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
         {"who-drew": "opponent", "players-acted": "non-offenders", "forfeit": "yes", "gained": "no"},
     )
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
+
+
+def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the_directors_allow_or_forfeit() -> None:
+    # Walk 26 #56: declarer led from the wrong hand, a defender said so and declarer led from dummy, before the
+    # Director came. The procedure chart ruled Law 10 in general and "(Rule on the irregularity with its own
+    # chart.)"; the exact answer is the lead chart's: the Director may allow what the players did (10B).
+    settled = {"who-drew": "opponent", "players-acted": "settled", "settled-what": "lead"}
+    asked = answer("irregularity-procedure", settled, until="play-after-illegal-play/players-fixed")
+    assert asked.chart.id == "play-after-illegal-play" and asked.node.id == "players-fixed"
+    allowed = answer("irregularity-procedure", {**settled, "play-after-illegal-play/players-fixed": "allow"})
+    ruling = allowed.rulings[-1]
+    assert ruling.laws[0] == "10B" and "the lead from the correct hand stands" in ruling.text
+    assert "Rule on the irregularity" not in " ".join(outcome_texts(allowed))
+    other = answer("irregularity-procedure", {**settled, "settled-what": "other"})
+    assert other.rulings[-1].node == "players-settled"
 
 
 def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director_forfeits_rectification() -> None:

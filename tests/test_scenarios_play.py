@@ -29,6 +29,17 @@ def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
 
 
+def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
+    # Walk 18 #62, walk 25 #38: dummy walked round to watch declarer's play. The first question had no answer for
+    # it, so the director took "Looked at a defender's cards" and the ruling cited 43A2(c), which forbids looking at
+    # a defender's cards; 43A2(b) forbids leaving the seat to watch declarer's play.
+    state = answer("dummy-rights", {"what-happened": "watched"})
+    ruling = state.rulings[-1]
+    assert "left their seat to watch declarer's play" in ruling.text and "liable to a procedural penalty" in ruling.text
+    assert ruling.laws[0] == "43A2(b)" and "43A2(c)" not in ruling.laws
+    assert {"43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
+
+
 def test_dummy_who_peeked_and_told_declarer_is_subject_to_43b2_b3_not_freed_from_them() -> None:
     parked = answer(
         "dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "yes"}, until="told-park"
@@ -97,6 +108,22 @@ def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_n
     stands = answer("card-from-dummy", unnamed | {"dummy-rights/suggested-end": "no"})
     assert stands.rulings[-1].node == "suggested-stands" and "procedural penalty" in stands.rulings[-1].text
     assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
+
+
+def test_a_card_dummy_half_pulled_on_their_own_is_not_played() -> None:
+    # Walk 27, #78: dummy half-pulled a card before declarer named one, and the director asked whether it was played;
+    # the walk said only "Play continues". A card from dummy is played when declarer names it (45B) or deliberately
+    # touches it (45C3), never by dummy's own touch (45F).
+    acted = {"what-happened": "dummy-acted"}
+    parked = answer("card-from-dummy", acted, until="dummy-rights/suggested-park")
+    told = note(parked, "not-played")
+    assert "is not played" in told.text and "Declarer names the card" in told.text
+    stands = answer("card-from-dummy", {**acted, "dummy-rights/suggested-end": "no"})
+    assert stands.rulings[-1].node == "suggested-stands"
+    assert {"45B", "45C3", "45F"} <= set(Engine(load_charts()).ruling_laws(stands))
+    unnamed = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "no"}
+    withdrawn = answer("card-from-dummy", unnamed, until="dummy-rights/suggested-park")
+    assert not any(n.node == "not-played" for n in withdrawn.notes)  # 45D1's note already says declarer names one
 
 
 FROM_THE_WRONG_HAND_RETRACTED = {
@@ -404,6 +431,43 @@ def test_the_defender_whose_turn_it_was_leads_properly_after_declarers_lead_out_
     assert state.finished and "53B" in state.rulings[-1].laws
 
 
+def test_repeated_revokes_in_one_suit_still_transfer_the_first_revokes_tricks() -> None:
+    # Walk 27, #77: a player revoked twice in the same suit. The ruling said "the first revoke is adjusted as usual"
+    # and ended; 64B2 exempts only the later revoke, so the first one's transfer (64A1) is still worked out, and the
+    # later ones are adjusted for only under 64C2(a).
+    repeated = {
+        "what-happened": "revoke",
+        "trick-twelve": "no",
+        "established": "yes",
+        "when-noticed": "in-time",
+        "kind-of-revoke": "repeated",
+        "revoke-trick": "offender",
+        "later-after-won": "yes",
+    }
+    state = answer("revoke", {**repeated, "equity-repeated": "no"})
+    assert state.rulings[-1].node == "transfer-two" and "(two tricks)" in state.rulings[-1].text
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "64A1" and {"64B2", "64C2(a)"} <= set(laws)
+    worse = answer("revoke", {**repeated, "equity-repeated": "yes"}, until="adjusted-score/contest")
+    assert "later revokes not occurred" in " ".join(outcome_texts(worse))
+
+
+def test_a_revoke_found_too_late_is_not_answered_as_if_a_trick_had_been_transferred() -> None:
+    # Walk 25, 43b: after a revoke found after the round, no trick is transferred (64B5), yet the equity question's
+    # "No" read "the adjustment is enough", and the walker tapped it by mistake.
+    late = {
+        "what-happened": "revoke",
+        "trick-twelve": "no",
+        "established": "yes",
+        "when-noticed": "too-late",
+        "request-time": "yes",
+    }
+    state = answer("revoke", late, until="equity")
+    assert "no trick is transferred (attention was drawn to the revoke too late)" in state.render(state.node.ask)
+    assert next(option.label for option in state.node.options) == "No: compensated, or not damaged"
+    assert not any("adjustment" in option.label for option in state.node.options)
+
+
 def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_correction() -> None:
     state = answer(
         "revoke",
@@ -661,6 +725,16 @@ def test_the_penalty_card_question_says_how_to_judge_a_fifth_card_deliberate_or_
     assert "fifth card" in which.help and "deliberate play" in which.help and "unintentionally" in which.help
 
 
+def test_declarer_who_requires_another_suit_than_the_penalty_cards_is_told_it_is_not_an_option() -> None:
+    # Walk 27, #92: with the ♥Q a major penalty card, declarer "requires East to lead a diamond". 50D2(a) lets
+    # declarer require or forbid only the penalty card's suit; the help said "the suit of the penalty card" but not
+    # what to do when declarer names another one.
+    nodes = load_charts()["penalty-card"].nodes
+    assert "only the penalty card's suit (50D2(a))" in nodes["major-declarer-choice"].help
+    assert "explain the three options again" in nodes["major-declarer-choice"].help
+    assert "only the penalty cards' suit (51B1)" in nodes["one-suit-choice"].help
+
+
 def test_a_king_lying_as_a_penalty_card_when_partner_gains_the_lead_is_one_penalty_card_already_there() -> None:
     # Walk 16 #97: West's ♣K already lies face up as a penalty card when East gains the lead; the first question
     # offered only "A card has just become a penalty card". Its answer now names a card lying there too, and the
@@ -706,10 +780,28 @@ def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None
     assert "52B2" in lower.rulings[-1].laws
 
 
+def test_a_card_played_on_a_wrong_explanation_is_taken_back_only_if_no_card_was_played_since() -> None:
+    # Walk 26, #61: a trick-1 card played after a wrong explanation, the correction coming at trick 2. The chart gave
+    # a note and went on to damage; it never said whether the card could still be taken back. 47E2(a) allows it "only
+    # if no card was subsequently played"; too late, the Director may adjust (47E2(b)).
+    told = {"why": "misexplained", "misinformation/agreement": "explanation"}
+    late = answer("retraction-of-card-played", {**told, "misexplained": "yes"}, until="misinformation/damage")
+    read = " ".join(outcome_texts(late))
+    assert "too late to take the card back, and it stays played" in read and "may take the card back" not in read
+    assert "47E2(b)" in Engine(load_charts()).ruling_laws(late)
+    early = answer("retraction-of-card-played", {**told, "misexplained": "no"}, until="misinformation/damage")
+    assert "the player may take the card back" in " ".join(outcome_texts(early))
+
+
 def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:
     # Walk 19, 17b: "can I take the ace back?" after the explanation was right and the call wrong (75C) was told
     # only that the result stands. 47E2(a) allows a retraction only because of a mistaken explanation (47F2).
-    chosen = {"why": "misexplained", "misinformation/agreement": "call", "misinformation/mistaken-call": "no"}
+    chosen = {
+        "why": "misexplained",
+        "misexplained": "no",
+        "misinformation/agreement": "call",
+        "misinformation/mistaken-call": "no",
+    }
     state = answer("retraction-of-card-played", chosen)
     assert state.finished and state.rulings[-1].node == "mistaken-call-stands"
     assert "The card played stays played" in state.rulings[-1].text

@@ -210,7 +210,10 @@ def test_a_correct_clear_explanation_the_player_misunderstood_is_the_players_own
     assert state.finished and state.rulings[-1].laws == ("21A",)
     assert "own misunderstanding" in state.rulings[-1].text and "the result stands" in state.rulings[-1].text
     assert "Mistaken call" not in state.rulings[-1].text
-    played = answer("retraction-of-card-played", {"why": "misexplained", "misinformation/agreement": "misunderstood"})
+    played = answer(
+        "retraction-of-card-played",
+        {"why": "misexplained", "misexplained": "no", "misinformation/agreement": "misunderstood"},
+    )
     assert (
         played.rulings[-1].node == "own-misunderstanding" and "The card played stays played" in played.rulings[-1].text
     )
@@ -546,6 +549,25 @@ def test_after_a_directors_error_an_artificial_score_is_average_plus_to_both_sid
     # 82C: both sides are treated as non-offending, so no fault question and no split score.
     state = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
     assert state.finished and "AVERAGE PLUS to both sides" in state.rulings[-1].text
+
+
+def test_an_artificial_score_for_too_many_possible_results_cites_12c1d() -> None:
+    # Walk 26 #55: after a Director's error a result had been obtained, and with too many possible results the
+    # average plus to both cited 12C2(a) alone, whose words are for a board where no result can be obtained. 12C1(d)
+    # is what allows an artificial score when the possibilities are numerous or not obvious.
+    both = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
+    laws = Engine(load_charts()).ruling_laws(both)
+    assert both.rulings[-1].node == "avg-plus-both" and "12C1(d)" in laws
+    assert "numerous or none is obvious" in " ".join(outcome_texts(both))
+    fault = {"contest": "pairs", "can-assign": "not-obvious", "artificial-fault": "one-side"}
+    assert "12C1(d)" in Engine(load_charts()).ruling_laws(answer("adjusted-score", fault, reason="damage-found"))
+    no_result = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "neither",
+    }
+    assert "12C1(d)" not in Engine(load_charts()).ruling_laws(answer("adjusted-score", no_result))
 
 
 def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
@@ -905,6 +927,32 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
     assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
         artificial
     )
+
+
+def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_way_at_fault() -> None:
+    # Walk26 #69: 14 and 12 cards found after play, the TD gave both sides average. 13D cancels the result and
+    # adjusts, but the ruling ended there: nobody asked who was at fault, and 12C2(a) gives average plus to a side in
+    # no way at fault.
+    found = {"what-wrong": "too-many", "too-many-when": "after-play", "adjusted-score/contest": "pairs"}
+    state = answer(
+        "wrong-number-of-cards",
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+    )
+    assert state.rulings[-1].chart == "adjusted-score" and "AVERAGE PLUS" in state.rulings[-1].text
+    assert "the result is cancelled" in " ".join(outcome_texts(state))
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "13D" and "12C2(a)" in laws
+
+
+def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_standing() -> None:
+    # Walk26 65b: a card found on the floor after play, never owed to a trick, was ruled "Play continues." with the
+    # play over. 14B2 restores it to the hand; with no revoke and no penalty card the result stands.
+    state = answer(
+        "wrong-number-of-cards",
+        {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "revoke-q": "no", "exposed-q": "no"},
+    )
+    assert state.rulings[-1].node == "restored-ok"
+    assert "if play has ended, the result stands" in state.rulings[-1].text
 
 
 def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_played_stand() -> None:
