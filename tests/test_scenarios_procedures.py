@@ -181,7 +181,13 @@ def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_fac
     end = {"damage": "no", "check-ui": "no"}
     for stage in (
         {"ask-stage": "lead-no-dummy"},
-        {"ask-stage": "auction", "auction-who": "partner", "which-side": "declaring", "lead-faced": "no-dummy"},
+        {
+            "ask-stage": "auction",
+            "auction-who": "partner",
+            "auction-change-call": "no",
+            "which-side": "declaring",
+            "lead-faced": "no-dummy",
+        },
     ):
         state = answer("misinformation", {"agreement": "explanation", **stage, **end})
         read = " ".join(outcome_texts(state))
@@ -823,16 +829,19 @@ def test_a_claim_accepted_on_an_opponent_known_to_show_out_is_not_called_the_sta
     assert state.rulings[-1].node == "claim-accepted" and "stated line" not in state.rulings[-1].text
 
 
-def test_a_correction_given_away_by_the_explainers_partner_leaves_the_director_the_21b1_change() -> None:
+def test_a_correction_given_away_by_the_explainers_partner_asks_the_21b1_change_while_the_auction_goes_on() -> None:
     # 20F5(a) forbids the correction; once the opponents know, 21B1(a) may still let the misinformed player change.
-    state = answer(
-        "misinformation",
-        {"agreement": "explanation", "auction-who": "partner"},
-        stage="auction",
-        until="auction-goes-on",
-    )
-    told = note(state, "partner-silent")
-    assert not told.aloud and "21B1(a)" in told.laws and "change their last call" in told.text
+    # Walk 27 #90: the one yes/no question on it came after the final pass, when the partner had called since.
+    told = {"agreement": "explanation", "auction-who": "partner"}
+    state = answer("misinformation", told, stage="auction", until="auction-change-call")
+    assert not note(state, "partner-silent").aloud
+    assert state.node.laws == ("21B1(a)",) and "has their partner not called since" in state.node.ask
+    changed = answer("misinformation", {**told, "auction-change-call": "yes"}, stage="auction", until="auction-goes-on")
+    allowed = note(changed, "auction-change-allowed")
+    assert allowed.aloud and "may change that call" in allowed.text and "21B2" in allowed.laws
+    assert changed.parked and "The auction continues" in changed.node.park
+    kept = answer("misinformation", {**told, "auction-change-call": "no"}, stage="auction", until="auction-goes-on")
+    assert kept.parked and "auction-change-allowed" not in [node for _chart, node in kept.trail]
 
 
 def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
@@ -993,10 +1002,11 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     # The explanation wrong and corrected aloud in the auction: the misinformed player's change of call (21B1(a)) is
     # considered at once, without asking who pointed out the mistake, and the end of play asks about the remark.
     wrong = {**spoke, "misinformation/agreement": "explanation"}
-    state = answer("explanation-of-calls", wrong, until="misinformation/auction-goes-on")
+    state = answer("explanation-of-calls", wrong, until="misinformation/auction-change-call")
     assert "auction-who" not in [node for _chart, node in state.trail]
-    assert "21B1(a)" in note(state, "partner-silent").laws
-    end = {"misinformation/which-side": "defending", "misinformation/damage": "no"}
+    assert "21B1(a)" in state.node.laws
+    end = {"misinformation/auction-change-call": "no", "misinformation/which-side": "defending",
+           "misinformation/damage": "no"}  # fmt: skip
     asked = answer("explanation-of-calls", {**wrong, **end}, until="misinformation/check-remark").node
     assert "from partner's remark in the auction" in asked.ask
     kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
