@@ -199,6 +199,28 @@ def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_fac
     assert "may take the lead back" not in read and "cannot be retracted once dummy has faced a card" in read
 
 
+def test_a_correction_while_the_opening_lead_lies_face_down_lets_the_leader_take_it_back() -> None:
+    # Walk 25 #37 (H24:37): declarer corrected partner's explanation before the face-down lead was faced; the ruling
+    # never said the leader may take the face-down lead back (41A, 47E2(a)), nor that the card is UI for declarer.
+    state = answer(
+        "explanation-of-calls",
+        {
+            "what": "partner-wrong",
+            "partner-wrong-said": "no",
+            "partner-wrong-who": "declaring",
+            "misinformation/agreement": "explanation",
+            "misinformation/lead-faced": "no",
+            "misinformation/change-call": "no",
+            "misinformation/damage": "no",
+            "misinformation/check-ui": "no",
+        },
+    )
+    read = " ".join(outcome_texts(state))
+    assert "opening lead has already been made face down" in read and "take it back" in read
+    assert "unauthorized for declarer and dummy" in read
+    assert {"41A", "47E2(a)", "16C2"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
 def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     state = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})
     assert "result stands regardless of damage" in state.rulings[-1].text
