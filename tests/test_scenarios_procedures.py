@@ -221,6 +221,17 @@ def test_a_correction_while_the_opening_lead_lies_face_down_lets_the_leader_take
     assert {"41A", "47E2(a)", "16C2"} <= set(Engine(load_charts()).ruling_laws(state))
 
 
+def test_no_alert_required_and_no_question_asked_is_not_ruled_as_an_explanation_given() -> None:
+    # Walk 25, 42b (H24:42): with no alert required and nobody asking, the nearest option ruled that the agreement
+    # "was explained correctly and clearly" when nothing was explained. Only a required alert missing is
+    # misinformation (21B1(a)); the player could have asked (20F1); no redress for one's own misunderstanding (21A).
+    state = answer("misinformation", {"agreement": "no-alert-due"})
+    assert state.finished and state.rulings[-1].node == "no-alert-due"
+    read = " ".join(outcome_texts(state))
+    assert "explained correctly" not in read and "none was given" in read and "the result stands" in read
+    assert state.rulings[-1].laws == ("21B1(a)", "20F1", "21A")
+
+
 def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
     state = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})
     assert "result stands regardless of damage" in state.rulings[-1].text
