@@ -877,6 +877,26 @@ def test_a_correction_given_away_by_the_explainers_partner_asks_the_21b1_change_
     assert kept.parked and "auction-change-allowed" not in [node for _chart, node in kept.trail]
 
 
+def test_a_spectators_groan_in_the_auction_reaches_the_16d3_choice_of_the_information_chart() -> None:
+    # Walk 25 #26 (H24:26): the ruling stopped at "Law 16D applies" (16D1). After the first call the Director completes
+    # the board ready to adjust, or adjusts now (16D3, 16D2(c)/(d)).
+    heard = {"what": "spectator", "spectator-information": "yes", "unauthorised-information/other-when": "after-call"}
+    state = answer("tempo-and-conduct", heard, until="unauthorised-information/after-first-call")
+    assert state.node.laws == ("16D3",)
+    played = answer(
+        "tempo-and-conduct",
+        {
+            **heard,
+            "unauthorised-information/after-first-call": "play",
+            "unauthorised-information/affected-after-call": "no",
+        },
+    )
+    assert played.finished and "spectator" in [reached.node for reached in played.passed]
+    assert {"76B", "16D3"} <= set(Engine(load_charts()).ruling_laws(played))
+    quiet = answer("tempo-and-conduct", {"what": "spectator", "spectator-information": "no"})
+    assert quiet.rulings[-1].node == "spectator-no-information" and "scored normally" in quiet.rulings[-1].text
+
+
 def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
     # Third walk #49: the pairs disagree whether the 2C card was on the table before East passed. Once the
     # Director has decided the facts (85A1), the call out of rotation is ruled by its own chart, not by "give the
