@@ -779,9 +779,46 @@ def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54()
     assert next(o.label for o in question.options if o.id == "loot").endswith("after an opening lead out of turn")
 
 
+def test_a_withdrawn_call_replaced_by_a_comparable_call_is_judged_by_23c_not_the_logical_alternative() -> None:
+    # Walk 26 #67 (H24:67): the withdrawn-call branch never asked whether a comparable call replaced the withdrawn
+    # one; then "Law 16C2 does not apply, but see C following" (23B), and the test is 23C, not 16C2's.
+    told = {"ask-source": "withdrawn", "ask-side": "offending", "withdrawn-comparable": "out-of-rotation"}
+    state = answer("unauthorised-information", {**told, "comparable-ended": "yes"}, until="comparable-damage")
+    told_aloud = {reached.node: reached.text for reached in state.passed}
+    assert "23C" in state.node.laws and "Law 16C does not apply" in told_aloud["comparable-withdrawn-29"]
+    assert "logical-alternative" not in [node for _chart, node in state.trail]
+    stands = answer("unauthorised-information", {**told, "comparable-ended": "yes", "comparable-damage": "no"})
+    assert stands.rulings[-1].node == "comparable-stands" and "score stands" in stands.rulings[-1].text
+    laws = Engine(load_charts()).ruling_laws(stands)
+    assert {"23B", "23C", "29B"} <= set(laws) and "16C2" not in laws and "27D" not in laws
+    damaged = answer(
+        "unauthorised-information",
+        {**told, "withdrawn-comparable": "insufficient-bid", "comparable-ended": "no", "comparable-damage": "yes"},
+        until="adjusted-score/contest",
+    )
+    assert {"comparable-withdrawn-27", "comparable-adjust-27"} <= {reached.node for reached in damaged.passed}
+    # Walk 25 #30: partner's remark (16B1) is not cited as information from a withdrawn action (16C2).
+    remark = answer(
+        "unauthorised-information",
+        {"ask-source": "partner", "partner-facts": "yes", "play-ended": "yes", "suggested": "no"},
+    )
+    assert remark.rulings[-1].node == "not-suggested" and "16C2" not in Engine(load_charts()).ruling_laws(remark)
+    withdrawn = answer(
+        "unauthorised-information",
+        {**told, "withdrawn-comparable": "no", "play-ended": "yes", "suggested": "no"},
+    )
+    assert "16C2" in Engine(load_charts()).ruling_laws(withdrawn)
+
+
 def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighted_and_split_scores() -> None:
     """16C3 "assign an adjusted score (see Law 12C1)" and 16D2(c): the whole of 12C1, weighting and 12C1(e)."""
-    withdrawn = {"ask-source": "withdrawn", "ask-side": "offending", "play-ended": "yes", "suggested": "yes"}
+    withdrawn = {
+        "ask-source": "withdrawn",
+        "ask-side": "offending",
+        "withdrawn-comparable": "no",
+        "play-ended": "yes",
+        "suggested": "yes",
+    }
     state = answer(
         "unauthorised-information",
         withdrawn
