@@ -810,6 +810,21 @@ def test_a_withdrawn_call_replaced_by_a_comparable_call_is_judged_by_23c_not_the
     assert "16C2" in Engine(load_charts()).ruling_laws(withdrawn)
 
 
+def test_an_adjustment_for_overheard_information_is_worded_as_information_received_not_an_infraction() -> None:
+    # Walk 25, 27b (H24:27): information from the next table, adjusted under 16D3/16D2(c), was told as the result
+    # most probable "had the infraction not occurred" though nobody at the table had infringed.
+    overheard = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play"}
+    state = answer(
+        "unauthorised-information",
+        {**overheard, "affected-after-call": "yes"},
+        until="adjusted-score/contest",
+    )
+    told = {reached.node: reached for reached in state.passed}
+    assert "had the information not been received" in told["adjust-affected-after-call"].text
+    assert told["adjust-affected-after-call"].aloud and not told["extraneous-terms"].aloud
+    assert '"the infraction" as the information received' in told["extraneous-terms"].text
+
+
 def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighted_and_split_scores() -> None:
     """16C3 "assign an adjusted score (see Law 12C1)" and 16D2(c): the whole of 12C1, weighting and 12C1(e)."""
     withdrawn = {
