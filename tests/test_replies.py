@@ -152,6 +152,13 @@ def test_a_spectator_is_findable_on_the_tempo_and_conduct_line(replies: Replies)
     assert offer.label.startswith("Tempo and conduct — Laws 73, 74, 76")
 
 
+def test_a_frown_or_a_grimace_at_partners_lead_finds_the_tempo_and_information_charts(replies: Replies) -> None:
+    # Walk 26 #62: "frown" reached no chart, and the four situations offered were L20, L9, L47 and L75.
+    for text in ("my partner frowned when I led the king, then I switched", "partner grimaced at my lead"):
+        offered = _charts(replies.to_text(text, "director"))[:2]
+        assert {"tempo-and-conduct", "unauthorised-information"} & set(offered), (text, offered)
+
+
 def test_only_situations_near_the_first_are_shown(replies: Replies) -> None:
     for text in ("dummy pointed out a revoke", "forgot to alert", "IB 1♦ over 1♥, not accepted, corrected to 2♦"):
         reply = replies.to_text(text)

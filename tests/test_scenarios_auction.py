@@ -28,7 +28,7 @@ def test_north_opens_at_souths_turn_then_repeats_a_comparable_call_and_no_damage
     assert state.finished
     assert "comparable" in state.rulings[-1].text and "score stands" in state.rulings[-1].text
     assert "31A2(a)" in state.rulings[-1].laws
-    assert state.rulings[0].laws == ("26A", "23C")
+    assert state.rulings[0].laws == ("26A", "23B", "23C")
 
 
 def test_bid_out_of_turn_not_comparable_partner_passes_once_and_declarer_bans_a_suit() -> None:
@@ -300,6 +300,27 @@ def test_comparable_call_with_no_calling_law_lifts_law_16c_as_law_26a_says() -> 
     # Law 26A, reached from a law that does not itself apply Law 16C: "Law 16C does not apply".
     state = answer("lead-restrictions", {"comparable-q": "yes"})
     assert state.finished and "Law 16C does not apply" in state.rulings[-1].text
+
+
+def test_a_comparable_call_after_a_double_at_partners_turn_keeps_16c2_for_partners_call() -> None:
+    # Walk 27 #87 (H24:87): a double out of rotation at partner's turn, then a comparable call. 32B1 let partner call
+    # "but Law 16C2 applies"; the ruling then said flatly "Law 16C does not apply to the withdrawn call".
+    state = answer(
+        "call-out-of-rotation",
+        {
+            "what-call": "double",
+            "inadmissible-double": "no",
+            "whose-turn": "partner",
+            "called-since": "no-one",
+            "lho-option": "refuse",
+            "comparable-call/test": "yes",
+            "comparable-call/damage-comparable": "no",
+        },
+    )
+    read = " ".join(outcome_texts(state))
+    assert "information from the cancelled call is unauthorized for the partner" in read
+    assert "from the comparable call on Law 16C does not apply" in read and "stays subject to Law 16C2" in read
+    assert "a defender, and Law 16C does not apply" not in read
 
 
 def test_bid_of_eight_after_lho_called_no_recourse_to_26b() -> None:

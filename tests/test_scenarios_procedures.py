@@ -181,7 +181,13 @@ def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_fac
     end = {"damage": "no", "check-ui": "no"}
     for stage in (
         {"ask-stage": "lead-no-dummy"},
-        {"ask-stage": "auction", "auction-who": "partner", "which-side": "declaring", "lead-faced": "no-dummy"},
+        {
+            "ask-stage": "auction",
+            "auction-who": "partner",
+            "auction-change-call": "no",
+            "which-side": "declaring",
+            "lead-faced": "no-dummy",
+        },
     ):
         state = answer("misinformation", {"agreement": "explanation", **stage, **end})
         read = " ".join(outcome_texts(state))
@@ -191,6 +197,39 @@ def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_fac
     down = answer("misinformation", {"agreement": "explanation", "ask-stage": "play", **end})
     read = " ".join(outcome_texts(down))
     assert "may take the lead back" not in read and "cannot be retracted once dummy has faced a card" in read
+
+
+def test_a_correction_while_the_opening_lead_lies_face_down_lets_the_leader_take_it_back() -> None:
+    # Walk 25 #37 (H24:37): declarer corrected partner's explanation before the face-down lead was faced; the ruling
+    # never said the leader may take the face-down lead back (41A, 47E2(a)), nor that the card is UI for declarer.
+    state = answer(
+        "explanation-of-calls",
+        {
+            "what": "partner-wrong",
+            "partner-wrong-said": "no",
+            "partner-wrong-who": "declaring",
+            "misinformation/agreement": "explanation",
+            "misinformation/lead-faced": "no",
+            "misinformation/change-call": "no",
+            "misinformation/damage": "no",
+            "misinformation/check-ui": "no",
+        },
+    )
+    read = " ".join(outcome_texts(state))
+    assert "opening lead has already been made face down" in read and "take it back" in read
+    assert "unauthorized for declarer and dummy" in read
+    assert {"41A", "47E2(a)", "16C2"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
+def test_no_alert_required_and_no_question_asked_is_not_ruled_as_an_explanation_given() -> None:
+    # Walk 25, 42b (H24:42): with no alert required and nobody asking, the nearest option ruled that the agreement
+    # "was explained correctly and clearly" when nothing was explained. Only a required alert missing is
+    # misinformation (21B1(a)); the player could have asked (20F1); no redress for one's own misunderstanding (21A).
+    state = answer("misinformation", {"agreement": "no-alert-due"})
+    assert state.finished and state.rulings[-1].node == "no-alert-due"
+    read = " ".join(outcome_texts(state))
+    assert "explained correctly" not in read and "none was given" in read and "the result stands" in read
+    assert state.rulings[-1].laws == ("21B1(a)", "20F1", "21A")
 
 
 def test_mistaken_call_or_harmless_misinformation_leaves_the_score() -> None:
@@ -765,9 +804,61 @@ def test_only_an_opening_lead_out_of_turn_sends_declarers_faced_hand_to_law_54()
     assert next(o.label for o in question.options if o.id == "loot").endswith("after an opening lead out of turn")
 
 
+def test_a_withdrawn_call_replaced_by_a_comparable_call_is_judged_by_23c_not_the_logical_alternative() -> None:
+    # Walk 26 #67 (H24:67): the withdrawn-call branch never asked whether a comparable call replaced the withdrawn
+    # one; then "Law 16C2 does not apply, but see C following" (23B), and the test is 23C, not 16C2's.
+    told = {"ask-source": "withdrawn", "ask-side": "offending", "withdrawn-comparable": "out-of-rotation"}
+    state = answer("unauthorised-information", {**told, "comparable-ended": "yes"}, until="comparable-damage")
+    told_aloud = {reached.node: reached.text for reached in state.passed}
+    assert "23C" in state.node.laws and "Law 16C does not apply" in told_aloud["comparable-withdrawn-29"]
+    assert "logical-alternative" not in [node for _chart, node in state.trail]
+    stands = answer("unauthorised-information", {**told, "comparable-ended": "yes", "comparable-damage": "no"})
+    assert stands.rulings[-1].node == "comparable-stands" and "score stands" in stands.rulings[-1].text
+    laws = Engine(load_charts()).ruling_laws(stands)
+    assert {"23B", "23C", "29B"} <= set(laws) and "16C2" not in laws and "27D" not in laws
+    damaged = answer(
+        "unauthorised-information",
+        {**told, "withdrawn-comparable": "insufficient-bid", "comparable-ended": "no", "comparable-damage": "yes"},
+        until="adjusted-score/contest",
+    )
+    assert {"comparable-withdrawn-27", "comparable-adjust-27"} <= {reached.node for reached in damaged.passed}
+    # Walk 25 #30: partner's remark (16B1) is not cited as information from a withdrawn action (16C2).
+    remark = answer(
+        "unauthorised-information",
+        {"ask-source": "partner", "partner-facts": "yes", "play-ended": "yes", "suggested": "no"},
+    )
+    assert remark.rulings[-1].node == "not-suggested" and "16C2" not in Engine(load_charts()).ruling_laws(remark)
+    withdrawn = answer(
+        "unauthorised-information",
+        {**told, "withdrawn-comparable": "no", "play-ended": "yes", "suggested": "no"},
+    )
+    assert "16C2" in Engine(load_charts()).ruling_laws(withdrawn)
+
+
+def test_an_adjustment_for_overheard_information_is_worded_as_information_received_not_an_infraction() -> None:
+    # Walk 25, 27b (H24:27): information from the next table, adjusted under 16D3/16D2(c), was told as the result
+    # most probable "had the infraction not occurred" though nobody at the table had infringed.
+    overheard = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play"}
+    state = answer(
+        "unauthorised-information",
+        {**overheard, "affected-after-call": "yes"},
+        until="adjusted-score/contest",
+    )
+    told = {reached.node: reached for reached in state.passed}
+    assert "had the information not been received" in told["adjust-affected-after-call"].text
+    assert told["adjust-affected-after-call"].aloud and not told["extraneous-terms"].aloud
+    assert '"the infraction" as the information received' in told["extraneous-terms"].text
+
+
 def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighted_and_split_scores() -> None:
     """16C3 "assign an adjusted score (see Law 12C1)" and 16D2(c): the whole of 12C1, weighting and 12C1(e)."""
-    withdrawn = {"ask-source": "withdrawn", "ask-side": "offending", "play-ended": "yes", "suggested": "yes"}
+    withdrawn = {
+        "ask-source": "withdrawn",
+        "ask-side": "offending",
+        "withdrawn-comparable": "no",
+        "play-ended": "yes",
+        "suggested": "yes",
+    }
     state = answer(
         "unauthorised-information",
         withdrawn
@@ -848,16 +939,39 @@ def test_a_claim_accepted_on_an_opponent_known_to_show_out_is_not_called_the_sta
     assert state.rulings[-1].node == "claim-accepted" and "stated line" not in state.rulings[-1].text
 
 
-def test_a_correction_given_away_by_the_explainers_partner_leaves_the_director_the_21b1_change() -> None:
+def test_a_correction_given_away_by_the_explainers_partner_asks_the_21b1_change_while_the_auction_goes_on() -> None:
     # 20F5(a) forbids the correction; once the opponents know, 21B1(a) may still let the misinformed player change.
-    state = answer(
-        "misinformation",
-        {"agreement": "explanation", "auction-who": "partner"},
-        stage="auction",
-        until="auction-goes-on",
+    # Walk 27 #90: the one yes/no question on it came after the final pass, when the partner had called since.
+    told = {"agreement": "explanation", "auction-who": "partner"}
+    state = answer("misinformation", told, stage="auction", until="auction-change-call")
+    assert not note(state, "partner-silent").aloud
+    assert state.node.laws == ("21B1(a)",) and "has their partner not called since" in state.node.ask
+    changed = answer("misinformation", {**told, "auction-change-call": "yes"}, stage="auction", until="auction-goes-on")
+    allowed = note(changed, "auction-change-allowed")
+    assert allowed.aloud and "may change that call" in allowed.text and "21B2" in allowed.laws
+    assert changed.parked and "The auction continues" in changed.node.park
+    kept = answer("misinformation", {**told, "auction-change-call": "no"}, stage="auction", until="auction-goes-on")
+    assert kept.parked and "auction-change-allowed" not in [node for _chart, node in kept.trail]
+
+
+def test_a_spectators_groan_in_the_auction_reaches_the_16d3_choice_of_the_information_chart() -> None:
+    # Walk 25 #26 (H24:26): the ruling stopped at "Law 16D applies" (16D1). After the first call the Director completes
+    # the board ready to adjust, or adjusts now (16D3, 16D2(c)/(d)).
+    heard = {"what": "spectator", "spectator-information": "yes", "unauthorised-information/other-when": "after-call"}
+    state = answer("tempo-and-conduct", heard, until="unauthorised-information/after-first-call")
+    assert state.node.laws == ("16D3",)
+    played = answer(
+        "tempo-and-conduct",
+        {
+            **heard,
+            "unauthorised-information/after-first-call": "play",
+            "unauthorised-information/affected-after-call": "no",
+        },
     )
-    told = note(state, "partner-silent")
-    assert not told.aloud and "21B1(a)" in told.laws and "change their last call" in told.text
+    assert played.finished and "spectator" in [reached.node for reached in played.passed]
+    assert {"76B", "16D3"} <= set(Engine(load_charts()).ruling_laws(played))
+    quiet = answer("tempo-and-conduct", {"what": "spectator", "spectator-information": "no"})
+    assert quiet.rulings[-1].node == "spectator-no-information" and "scored normally" in quiet.rulings[-1].text
 
 
 def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
@@ -1044,10 +1158,11 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     # The explanation wrong and corrected aloud in the auction: the misinformed player's change of call (21B1(a)) is
     # considered at once, without asking who pointed out the mistake, and the end of play asks about the remark.
     wrong = {**spoke, "misinformation/agreement": "explanation"}
-    state = answer("explanation-of-calls", wrong, until="misinformation/auction-goes-on")
+    state = answer("explanation-of-calls", wrong, until="misinformation/auction-change-call")
     assert "auction-who" not in [node for _chart, node in state.trail]
-    assert "21B1(a)" in note(state, "partner-silent").laws
-    end = {"misinformation/which-side": "defending", "misinformation/damage": "no"}
+    assert "21B1(a)" in state.node.laws
+    end = {"misinformation/auction-change-call": "no", "misinformation/which-side": "defending",
+           "misinformation/damage": "no"}  # fmt: skip
     asked = answer("explanation-of-calls", {**wrong, **end}, until="misinformation/check-remark").node
     assert "from partner's remark in the auction" in asked.ask
     kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
