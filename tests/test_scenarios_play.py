@@ -110,6 +110,17 @@ def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_n
     assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
 
 
+def test_a_card_dummy_put_in_the_played_position_unasked_is_withdrawn_not_only_judged_under_45f() -> None:
+    # Walk 24, 20b (WRONG): dummy pushed the ♠A into the middle before declarer spoke, and "Dummy chose or pointed
+    # at a card on their own" ruled 45F alone; 45D1 withdraws a card dummy placed that declarer did not name.
+    chart = load_charts()["card-from-dummy"]
+    question = chart.nodes["what-happened"]
+    told = read_description("dummy played a card without being asked, the ace of spades")
+    assert answer_from(told, chart, question) == "wrong-card"
+    labels = {option.id: option.label for option in question.options}
+    assert "not played" in labels["dummy-acted"] and "named none" in labels["wrong-card"]
+
+
 def test_a_card_dummy_half_pulled_on_their_own_is_not_played() -> None:
     # Walk 27, #78: dummy half-pulled a card before declarer named one, and the director asked whether it was played;
     # the walk said only "Play continues". A card from dummy is played when declarer names it (45B) or deliberately
