@@ -997,3 +997,47 @@ def test_a_card_fallen_in_the_play_is_a_defenders_only_when_declarer_did_not_dro
     told = {r.told for r in load_relations() if r.laws(said)}
     assert "a defender's card fell or slipped out face up during the play" not in told
     assert "declarer's own card fell or slipped out" in told
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("partner frowned at my lead and I switched to spades", {16, 73}),
+        ("my pd tutted at my heart lead so I shifted to clubs next trick", {16, 73}),
+        ("does a 2C response that denies a major need to be alerted?", {40}),
+        ("the TD ruled misbid, not misinformation, and the score stood: was that right?", {75, 21}),
+        ("their 1NT was announced as 12-14 but opener turned up with 17 points", {40, 75}),
+        ("2D was explained as 6-10 but we saw their card, they actually play 10-13", {21, 75}),
+    ],
+)
+def test_an_alert_an_explanation_or_a_mannerism_told_in_passing_finds_its_law(
+    matcher: Matcher, text: str, laws: set[int]
+) -> None:
+    """A frown or a tut at partner's lead is a mannerism (16B1, 73C), not a lead out of turn; whether a call needs
+    an alert is disclosure (40B2); a director's ruling of misbid is 75C against 21B1(b); a point range announced
+    or explained ("12-14") is 40 or 75, or 21 against the card, never Law 13's fourteen cards (issue 22,
+    twenty-seventh round)."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+def test_an_alert_or_explanation_gone_wrong_is_not_read_as_partners_information() -> None:
+    """Law 16's "partner alert" phrases meet any post that says "alerted": an alert not given or an explanation
+    that was wrong puts 20, 21, 40 or 75 before 16, while partner's information used ("woke me up", "unauthorized")
+    speaks for 16, and a story that tells both moves nothing."""
+    deciders = load_deciders()
+    assert decide(deciders, 16, 21, "the opponents forgot to alert their transfer and I doubled") == 21
+    assert decide(deciders, 16, 40, "does this double need to be alerted?") == 40
+    assert decide(deciders, 16, 75, "the explanation was wrong, it was a splinter") == 75
+    assert decide(deciders, 20, 16, "partner's explanation woke me up, so I bid on") == 16
+    assert decide(deciders, 16, 21, "partner didn't alert, so I knew he had forgotten the transfer") is None
+    assert decide(deciders, 16, 75, "partner alerted but told them it was weak in diamonds") is None
+
+
+def test_declarers_own_cards_and_a_second_revoke_are_told_from_their_neighbours() -> None:
+    """Declarer's own cards knocked face up are Law 48 (no penalty card), not a defender's penalty card (50); a
+    player who revoked twice has a second revoke (64B2), not a card played twice to a trick (45)."""
+    deciders = load_deciders()
+    assert decide(deciders, 50, 48, "declarer knocked his hand over and two trumps lay face up") == 48
+    assert decide(deciders, 45, 64, "the same defender revoked twice in clubs") == 64
+    assert decide(deciders, 45, 64, "declarer played the same card twice") is None
