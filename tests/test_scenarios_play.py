@@ -113,9 +113,7 @@ def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_n
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
     # Walk 24, #17: the penalty-card chart, offered first for a revoke corrected before it was established, never
     # said that declarer's side may take back cards played after the revoke (62C1).
-    state = answer(
-        "penalty-card", {"situation": "new-card", "which-card": "revoke-card"}, until="penalty-card/how-many"
-    )
+    state = answer("penalty-card", {"situation": "new-card", "which-card": "revoke-card"}, until="how-many")
     told = note(state, "revoke-corrected")
     assert "may take back any card played after the revoke" in told.text
     assert {"62B1", "62C1", "62C2"} <= set(told.laws)
