@@ -570,6 +570,16 @@ def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
     assert first.law == 2 and first.charts[0] == "board-markings"
 
 
+def test_a_card_pulled_out_before_her_turn_is_a_breach_of_etiquette_not_nothing() -> None:
+    # Walk 24, #25: sighing and a card detached before her turn (74B3) ended in "No violation of procedure is
+    # established: there is no rectification"; a breach of courtesy is an infraction, warned, penalized if repeated.
+    state = answer("tempo-and-conduct", {"what": "procedure", "violation": "etiquette"})
+    assert (
+        state.rulings[-1].laws == ("74B", "90A")
+        and "detaching a card before it is their turn" in state.rulings[-1].text
+    )
+
+
 def test_boards_not_moved_are_fetched_and_played_or_scored_artificially() -> None:
     # Walk 23 #51: "N forgot to move the boards" reached only Law 8's text, with no remedy for the waiting table.
     told = "N forgot to move the boards, next table has nothing to play"
