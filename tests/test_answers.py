@@ -419,6 +419,8 @@ def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> N
             "my LHO doubled her own partner's 1NT by mistake and before anyone said anything I bid 2C. what now?",
             "called-over-out-of-turn",
         ),
+        # a bid equal to the last one, passed over unnoticed, is an insufficient bid, not a call in rotation
+        ("RHO bid 2S and I bid 2S as well without noticing. what happens?", "called-over-out-of-turn"),
     ],
 )
 def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
@@ -689,7 +691,7 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
         # before I had a chance, waiting "for ages", an opponent berating me, an alert missing, a waiver said to
         # the offender, declarer saying I "had to lead", "expected to", a board "previously played", "can anybody")
         (
-            "the opponent on my right opened 1C before I'd had a chance, and I passed without noticing. does "
+            "the opponent on my right opened 1C before I'd had a chance; I didn't notice and passed. does "
             "their 1C still count?",
             "called-over-out-of-turn",
         ),
@@ -1002,6 +1004,8 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # a card "sitting behind" a holding is no spectator
         "the declarer claimed saying she would finesse, but the jack was sitting behind her KQ10 and it lost. do "
         "we get a trick?",
+        # declarer pushing a dummy card aside to reach another is not dummy indicating one (45F)
+        "i touched the king in dummy just to push it aside to reach the ten, is the king played?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
