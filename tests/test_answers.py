@@ -409,6 +409,18 @@ def test_a_case_is_ruled_out_by_a_narrower_situation_stated(tmp_path: Path) -> N
         # Asking whether partner is barred does not say partner had to pass: a bid at partner's turn is Law 31.
         ("I was dealer and partner bid 1S before I called. May I bid, and is he barred?", "barred-player-calls"),
         ("RHO bid out of turn and then LHO bid too. Will LHO be barred?", "barred-player-calls"),
+        # the twenty-fourth reading: a change of mind passed over with the Director not called is 25B, and a
+        # double of partner's call is 36A, however the words tell that nobody called the Director
+        (
+            "LHO bid 2S, then said no, make that 3S. I didn't call the TD and passed. Does 3S stand?",
+            "settled-without-director",
+        ),
+        (
+            "my LHO doubled her own partner's 1NT by mistake and before anyone said anything I bid 2C. what now?",
+            "called-over-out-of-turn",
+        ),
+        # a bid equal to the last one, passed over unnoticed, is an insufficient bid, not a call in rotation
+        ("RHO bid 2S and I bid 2S as well without noticing. what happens?", "called-over-out-of-turn"),
     ],
 )
 def test_a_special_answer_is_not_given_where_a_narrower_situation_is_told(
@@ -675,6 +687,36 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
             "still ask for a ruling on the claim?",
             "claim-doubted",
         ),
+        # the twenty-fourth reading: the special answer in other words and tenses (an opponent's call put out
+        # before I had a chance, waiting "for ages", an opponent berating me, an alert missing, a waiver said to
+        # the offender, declarer saying I "had to lead", "expected to", a board "previously played", "can anybody")
+        (
+            "the opponent on my right opened 1C before I'd had a chance; I didn't notice and passed. does "
+            "their 1C still count?",
+            "called-over-out-of-turn",
+        ),
+        (
+            "declarer sat waiting for ages before playing from his hand, though he had a singleton, so I ducked "
+            "thinking he had the ace. is that fair?",
+            "opponents-tempo",
+        ),
+        ("an opponent kept berating me about my defence after every board. what can I do?", "manners-at-the-table"),
+        (
+            "RHO's 2C wasn't alerted, so I doubled; then I learnt it was Stayman. partner hasn't called. can I "
+            "change my double?",
+            "call-changed-after-misinformation",
+        ),
+        (
+            "the opponents revoked and we told them never mind and played on. can we still ask for the tricks later?",
+            "settled-without-director",
+        ),
+        ("declarer told me I had to lead a diamond but I haven't got any. What do I do?", "cannot-comply"),
+        ("are we expected to shuffle the cards before they go back in the board?", "shuffling-cards-back"),
+        (
+            "we previously played board 14 against another pair and it came to us again. what's our score?",
+            "board-played-by-wrong-pairs",
+        ),
+        ("can anybody revoke on purpose if they're happy to give up the tricks?", "infraction-on-purpose"),
     ],
 )
 def test_the_rule_that_decides_the_askers_case_is_answered(answers: Answers, question: str, case: str) -> None:
@@ -869,6 +911,12 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "28B",
         ),
         ("I doubled partner's 2H thinking LHO had bid it, and then LHO bid 3C. what now?", "36A"),
+        # the twenty-fourth reading: dummy nudging a card, told as declarer
+        (
+            "when I'm declarer my dummy keeps nudging the card she wants me to play; the director said play on. "
+            "is that allowed?",
+            "45F",
+        ),
         ("I had only twelve cards before the opening lead. Do we have to reshuffle?", "14A1"),
         (
             "partner has a penalty spade on the table and a heart was led. must she follow or play the spade?",
@@ -953,6 +1001,11 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # by the asker is not the opponent calling in turn (28B); a head shaken by partner is not the manners answer
         "the td gave us 60% of 4S making and 40% of 4S down one in the evening session. how does that work?",
         "partner opened out of turn and then I passed. what now?",
+        # a card "sitting behind" a holding is no spectator
+        "the declarer claimed saying she would finesse, but the jack was sitting behind her KQ10 and it lost. do "
+        "we get a trick?",
+        # declarer pushing a dummy card aside to reach another is not dummy indicating one (45F)
+        "i touched the king in dummy just to push it aside to reach the ten, is the king played?",
     ]:
         topic = answers.read(question, "player").topic
         assert topic is not None and topic.summary.sentences[0] not in sentences, topic
