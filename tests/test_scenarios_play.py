@@ -110,6 +110,16 @@ def test_dummy_puts_the_ace_in_the_played_position_with_nothing_named_declarer_n
     assert {"45F", "43B1", "90A"} <= set(Engine(load_charts()).ruling_laws(stands))
 
 
+def test_low_said_with_dummy_on_lead_names_no_suit_so_a_defender_designates_the_card() -> None:
+    # Walk 29, #27 (WRONG): "a low one" with dummy on lead was ruled "the lowest card of the suit led" (46B1(c)),
+    # but no suit had been led: declarer designated neither suit nor rank, and 46B5 lets either defender choose.
+    unclear = {"what-happened": "unclear", "incontrovertible": "no"}
+    leading = answer("card-from-dummy", unclear | {"what-said": "low", "low-leading": "yes"})
+    assert leading.rulings[-1].laws[0] == "46B5" and "either defender may designate" in leading.rulings[-1].text
+    following = answer("card-from-dummy", unclear | {"what-said": "high", "high-leading": "no"})
+    assert following.rulings[-1].laws == ("46B1(a)",)
+
+
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
     # Walk 24, #17: the penalty-card chart, offered first for a revoke corrected before it was established, never
     # said that declarer's side may take back cards played after the revoke (62C1).
