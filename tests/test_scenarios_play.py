@@ -440,7 +440,7 @@ def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_co
             "facts": "yes",
         },
     )
-    assert done.rulings[-1].laws == ("79B2", "66D")
+    assert done.rulings[-1].laws == ("79B2", "66D", "85A1")
 
 
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:

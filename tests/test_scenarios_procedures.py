@@ -479,6 +479,19 @@ def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered(
     assert "changed to that result for both sides" in in_time.rulings[-1].text
 
 
+def test_tricks_disputed_in_the_round_after_one_side_mixed_its_cards_go_to_the_other_side() -> None:
+    # Walk 28 #8: South scooped his played cards before the tricks were agreed, and the score chart ruled on the
+    # balance of probabilities alone. 66D: if the facts cannot be ascertained and only one side mixed its cards, the
+    # Director rules in favour of the other side; 65D: the mixer jeopardizes his claim to doubtful tricks.
+    disputed = {"what": "tricks", "from-claim": "no", "called-in-round": "yes"}
+    state = answer(
+        "scoring-error", {**disputed, "tricks-and-inspection/facts": "no", "tricks-and-inspection/mixed": "one-side"}
+    )
+    assert "in favour of the other side" in state.rulings[-1].text and state.rulings[-1].laws == ("66D", "65D")
+    shown = answer("scoring-error", {**disputed, "tricks-and-inspection/facts": "yes"})
+    assert "balance of probabilities" in shown.rulings[-1].text and shown.rulings[-1].laws[0] == "79B2"
+
+
 def test_a_revoke_found_after_play_is_ruled_by_the_revoke_chart_with_its_time_limit() -> None:
     found = {
         "what": "revoke",
