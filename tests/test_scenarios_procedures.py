@@ -492,6 +492,17 @@ def test_tricks_disputed_in_the_round_after_one_side_mixed_its_cards_go_to_the_o
     assert "balance of probabilities" in shown.rulings[-1].text and shown.rulings[-1].laws[0] == "79B2"
 
 
+def test_an_agreement_explained_wrongly_is_handed_to_the_misinformation_chart_not_ruled_adjusted() -> None:
+    # Walk 28 #19: "weak with hearts" against a card saying Multi was ruled "entitled to an adjusted score" under
+    # Law 40 without finding the agreement (75C: presume a mistaken explanation) or damage (21B3, 12C1).
+    explained = answer("partnership-understandings", {"what": "not-disclosed", "how-undisclosed": "yes"})
+    ruling = explained.rulings[-1]
+    assert "entitled to an adjusted score" not in ruling.text and "misinformation chart" in ruling.text
+    assert ruling.laws == ("21B1(a)", "75C", "21B3")
+    card_only = {"what": "not-disclosed", "how-undisclosed": "no", "not-disclosed": "yes"}
+    assert "entitled to an adjusted score" in answer("partnership-understandings", card_only).rulings[-1].text
+
+
 def test_a_revoke_found_after_play_is_ruled_by_the_revoke_chart_with_its_time_limit() -> None:
     found = {
         "what": "revoke",
