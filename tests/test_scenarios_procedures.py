@@ -1234,6 +1234,18 @@ def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_
     assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
 
 
+def test_a_defender_who_knew_partner_misexplained_and_never_corrected_it_is_told_he_broke_20f5() -> None:
+    # Walk 30 #71: the opener's partner, a defender, never corrected the explanation (the opponents found the
+    # agreement on the card); the only option read "right to … correct the explanation when play ended".
+    end = {"damage": "no", "check-ui": "no"}
+    told = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-silent-defender", **end}
+    state = answer("misinformation", told)
+    read = " ".join(outcome_texts(state))
+    assert "Never correcting it broke that duty" in read and "procedural penalty may be assessed" in read
+    assert "correct the explanation when play ended" not in read
+    assert {"20F5(b)(i)", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
 def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction_but_after_the_final_pass() -> None:
     # Walk 22 #85 (H23:85): "we played 3D … I didn't say anything until the end of the hand. Should I have told them
     # during the bidding?" The explainer's duty was read to him ("the player may call the Director before the auction
