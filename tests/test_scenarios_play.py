@@ -687,6 +687,20 @@ def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lo
     assert gained.chart.id == "adjusted-score"
 
 
+def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_not_said_to_continue() -> None:
+    # Walk 28 #7: no option fitted an opponent handling a player's cards after the round; the quitted-tricks one
+    # cited 66C and parked "Play continues". 7B3: no player touches another's cards during or after play without
+    # permission of an opponent or the Director; 90B5: a procedural-penalty offence.
+    engine = Engine(load_charts())
+    state = answer("tricks-and-inspection", {"what": "handled", "adjusted-score/damaged": "no"})
+    assert not state.parked and engine.ruling_laws(state)[:2] == ("7B3", "7C") and "90B5" in engine.ruling_laws(state)
+    read = " ".join(outcome_texts(state))
+    assert "without the permission of an opponent or the Director" in read and "Play continues" not in read
+    chart = load_charts()["tricks-and-inspection"]
+    told = "After the round my opponent handled my cards to see what I held"
+    assert answer_from(read_description(told), chart, chart.nodes["what"]) == "handled"
+
+
 def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and_65b3() -> None:
     # 79B2: the Director rules on the best evidence; 65D: mixing the played cards jeopardizes a claim to doubtful
     # tricks; 65B3: a card pointed the wrong way could be pointed out only until that side played to the next trick.
