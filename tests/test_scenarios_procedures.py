@@ -588,6 +588,19 @@ def test_a_board_marked_with_the_wrong_vulnerability_is_scored_as_marked_once_us
     assert "scored as marked" in same.rulings[-1].text and "2" in same.rulings[-1].laws
 
 
+def test_a_card_turned_over_while_dealing_is_offered_the_redeal_and_cites_no_count_of_ones_cards() -> None:
+    # Walk 28 #6: a card turned over during the deal was offered "Team matches" first and not the wrong-board chart,
+    # whose redeal (6D1) cited 7B2 (each player counts his own cards), which does not bear on it.
+    told = "while the dealer was dealing, a card flipped over and North saw it; nobody has called yet"
+    first = build_matcher(chart_entries()).match(told).candidates[0]
+    assert first.charts[0] == "wrong-board"
+    chart = load_charts()["wrong-board"]
+    assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "misdeal"
+    assert answer_from(read_description(told), chart, chart.nodes["misdeal-when"]) == "before-auction"
+    state = answer("wrong-board", {"what-happened": "misdeal", "misdeal-when": "before-auction", "first-time": "yes"})
+    assert "new shuffle and deal" in state.rulings[-1].text and state.rulings[-1].laws == ("6D1", "6B")
+
+
 def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
     told = "board 9 is marked NS vul but by its number it should be EW vul, and two tables have bid on it"
     first = build_matcher(chart_entries()).match(told).candidates[0]
