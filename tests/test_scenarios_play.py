@@ -701,6 +701,16 @@ def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_
     assert answer_from(read_description(told), chart, chart.nodes["what"]) == "handled"
 
 
+def test_a_defender_playing_with_partners_lead_cites_58a_and_57d_not_57as_declarer_options() -> None:
+    # Walk 30 #70: West led, East played at the same moment; 58A deems East's card played after the lead, at his
+    # RHO's turn (57D). The chart cited 57A, whose four declarer options are for a defender ahead of his partner.
+    told = {"what": "two-players", "second-card": "defender-early", "premature-play/what": "rho-turn"}
+    state = answer("simultaneous-plays", {**told, "premature-play/legal-later": "yes"})
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "58A" and "57D" in laws and "57A" not in laws
+    assert "must be played at the defender's proper turn" in state.rulings[-1].text
+
+
 def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and_65b3() -> None:
     # 79B2: the Director rules on the best evidence; 65D: mixing the played cards jeopardizes a claim to doubtful
     # tricks; 65B3: a card pointed the wrong way could be pointed out only until that side played to the next trick.
