@@ -1021,6 +1021,15 @@ def test_a_spectators_groan_in_the_auction_reaches_the_16d3_choice_of_the_inform
     assert quiet.rulings[-1].node == "spectator-no-information" and "scored normally" in quiet.rulings[-1].text
 
 
+def test_a_remark_that_cannot_be_established_gives_no_unauthorized_information_and_the_result_stands() -> None:
+    # Walk 30 #69: "East says West remarked …, West denies it" with the facts not determined was ruled only "one that
+    # lets play continue" (85B), without saying what that means: nothing established, no adjustment.
+    state = answer("disputed-facts", {"facts-agreed": "no", "determined": "no"})
+    text = state.rulings[-1].text
+    assert "no unauthorized information is established" in text and "no adjustment" in text
+    assert "result already obtained stands" in text and state.rulings[-1].laws[0] == "85B"
+
+
 def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
     # Third walk #49: the pairs disagree whether the 2C card was on the table before East passed. Once the
     # Director has decided the facts (85A1), the call out of rotation is ruled by its own chart, not by "give the
