@@ -416,6 +416,15 @@ def test_two_cards_exposed_during_the_auction_cite_24c_not_24b_the_single_cards_
     assert "The cards stay face up" in outcome_texts(state)[0]
 
 
+def test_wrong_board_cards_park_until_the_offender_bids_the_other_board() -> None:
+    # Walk 28 #5: whether the offender's call on the other board differs (15A3, "subsequently") was asked at the
+    # table before that board was bid; the ruling now waits for the director to be called back.
+    for called, park in (("no", "other-board-park"), ("yes", "other-board-after-adjust-park")):
+        state = answer("wrong-board", {"what-happened": "wrong-cards", "partner-called": called}, until=park)
+        assert state.parked and state.node.id == park
+        assert "Call the Director back when the offender bids the board" in state.node.park
+
+
 def test_wrong_board_cards_partner_already_called_adjusted_score() -> None:
     state = answer(
         "wrong-board",

@@ -440,7 +440,7 @@ def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_co
             "facts": "yes",
         },
     )
-    assert done.rulings[-1].laws == ("79B2", "66D")
+    assert done.rulings[-1].laws == ("79B2", "66D", "85A1")
 
 
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
@@ -685,6 +685,30 @@ def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lo
         "tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "yes"}, until="adjusted-score/contest"
     )
     assert gained.chart.id == "adjusted-score"
+
+
+def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_not_said_to_continue() -> None:
+    # Walk 28 #7: no option fitted an opponent handling a player's cards after the round; the quitted-tricks one
+    # cited 66C and parked "Play continues". 7B3: no player touches another's cards during or after play without
+    # permission of an opponent or the Director; 90B5: a procedural-penalty offence.
+    engine = Engine(load_charts())
+    state = answer("tricks-and-inspection", {"what": "handled", "adjusted-score/damaged": "no"})
+    assert not state.parked and engine.ruling_laws(state)[:2] == ("7B3", "7C") and "90B5" in engine.ruling_laws(state)
+    read = " ".join(outcome_texts(state))
+    assert "without the permission of an opponent or the Director" in read and "Play continues" not in read
+    chart = load_charts()["tricks-and-inspection"]
+    told = "After the round my opponent handled my cards to see what I held"
+    assert answer_from(read_description(told), chart, chart.nodes["what"]) == "handled"
+
+
+def test_a_defender_playing_with_partners_lead_cites_58a_and_57d_not_57as_declarer_options() -> None:
+    # Walk 30 #70: West led, East played at the same moment; 58A deems East's card played after the lead, at his
+    # RHO's turn (57D). The chart cited 57A, whose four declarer options are for a defender ahead of his partner.
+    told = {"what": "two-players", "second-card": "defender-early", "premature-play/what": "rho-turn"}
+    state = answer("simultaneous-plays", {**told, "premature-play/legal-later": "yes"})
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert laws[0] == "58A" and "57D" in laws and "57A" not in laws
+    assert "must be played at the defender's proper turn" in state.rulings[-1].text
 
 
 def test_a_trick_count_disputed_after_both_sides_mixed_their_cards_cites_65d_and_65b3() -> None:

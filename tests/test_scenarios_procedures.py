@@ -479,6 +479,30 @@ def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered(
     assert "changed to that result for both sides" in in_time.rulings[-1].text
 
 
+def test_tricks_disputed_in_the_round_after_one_side_mixed_its_cards_go_to_the_other_side() -> None:
+    # Walk 28 #8: South scooped his played cards before the tricks were agreed, and the score chart ruled on the
+    # balance of probabilities alone. 66D: if the facts cannot be ascertained and only one side mixed its cards, the
+    # Director rules in favour of the other side; 65D: the mixer jeopardizes his claim to doubtful tricks.
+    disputed = {"what": "tricks", "from-claim": "no", "called-in-round": "yes"}
+    state = answer(
+        "scoring-error", {**disputed, "tricks-and-inspection/facts": "no", "tricks-and-inspection/mixed": "one-side"}
+    )
+    assert "in favour of the other side" in state.rulings[-1].text and state.rulings[-1].laws == ("66D", "65D")
+    shown = answer("scoring-error", {**disputed, "tricks-and-inspection/facts": "yes"})
+    assert "balance of probabilities" in shown.rulings[-1].text and shown.rulings[-1].laws[0] == "79B2"
+
+
+def test_an_agreement_explained_wrongly_is_handed_to_the_misinformation_chart_not_ruled_adjusted() -> None:
+    # Walk 28 #19: "weak with hearts" against a card saying Multi was ruled "entitled to an adjusted score" under
+    # Law 40 without finding the agreement (75C: presume a mistaken explanation) or damage (21B3, 12C1).
+    explained = answer("partnership-understandings", {"what": "not-disclosed", "how-undisclosed": "yes"})
+    ruling = explained.rulings[-1]
+    assert "entitled to an adjusted score" not in ruling.text and "misinformation chart" in ruling.text
+    assert ruling.laws == ("21B1(a)", "75C", "21B3")
+    card_only = {"what": "not-disclosed", "how-undisclosed": "no", "not-disclosed": "yes"}
+    assert "entitled to an adjusted score" in answer("partnership-understandings", card_only).rulings[-1].text
+
+
 def test_a_revoke_found_after_play_is_ruled_by_the_revoke_chart_with_its_time_limit() -> None:
     found = {
         "what": "revoke",
@@ -562,6 +586,19 @@ def test_a_board_marked_with_the_wrong_vulnerability_is_scored_as_marked_once_us
     # reached through the fouled-board chart, a board every table played as marked is not fouled, and scored as marked
     same = answer("fouled-board", {"is-fouled": "no"})
     assert "scored as marked" in same.rulings[-1].text and "2" in same.rulings[-1].laws
+
+
+def test_a_card_turned_over_while_dealing_is_offered_the_redeal_and_cites_no_count_of_ones_cards() -> None:
+    # Walk 28 #6: a card turned over during the deal was offered "Team matches" first and not the wrong-board chart,
+    # whose redeal (6D1) cited 7B2 (each player counts his own cards), which does not bear on it.
+    told = "while the dealer was dealing, a card flipped over and North saw it; nobody has called yet"
+    first = build_matcher(chart_entries()).match(told).candidates[0]
+    assert first.charts[0] == "wrong-board"
+    chart = load_charts()["wrong-board"]
+    assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "misdeal"
+    assert answer_from(read_description(told), chart, chart.nodes["misdeal-when"]) == "before-auction"
+    state = answer("wrong-board", {"what-happened": "misdeal", "misdeal-when": "before-auction", "first-time": "yes"})
+    assert "new shuffle and deal" in state.rulings[-1].text and state.rulings[-1].laws == ("6D1", "6B")
 
 
 def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
@@ -984,6 +1021,15 @@ def test_a_spectators_groan_in_the_auction_reaches_the_16d3_choice_of_the_inform
     assert quiet.rulings[-1].node == "spectator-no-information" and "scored normally" in quiet.rulings[-1].text
 
 
+def test_a_remark_that_cannot_be_established_gives_no_unauthorized_information_and_the_result_stands() -> None:
+    # Walk 30 #69: "East says West remarked …, West denies it" with the facts not determined was ruled only "one that
+    # lets play continue" (85B), without saying what that means: nothing established, no adjustment.
+    state = answer("disputed-facts", {"facts-agreed": "no", "determined": "no"})
+    text = state.rulings[-1].text
+    assert "no unauthorized information is established" in text and "no adjustment" in text
+    assert "result already obtained stands" in text and state.rulings[-1].laws[0] == "85B"
+
+
 def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregularity() -> None:
     # Third walk #49: the pairs disagree whether the 2C card was on the table before East passed. Once the
     # Director has decided the facts (85A1), the call out of rotation is ruled by its own chart, not by "give the
@@ -1208,6 +1254,18 @@ def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_
     assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
     kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
     assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
+
+
+def test_a_defender_who_knew_partner_misexplained_and_never_corrected_it_is_told_he_broke_20f5() -> None:
+    # Walk 30 #71: the opener's partner, a defender, never corrected the explanation (the opponents found the
+    # agreement on the card); the only option read "right to … correct the explanation when play ended".
+    end = {"damage": "no", "check-ui": "no"}
+    told = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-silent-defender", **end}
+    state = answer("misinformation", told)
+    read = " ".join(outcome_texts(state))
+    assert "Never correcting it broke that duty" in read and "procedural penalty may be assessed" in read
+    assert "correct the explanation when play ended" not in read
+    assert {"20F5(b)(i)", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
 
 
 def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction_but_after_the_final_pass() -> None:
