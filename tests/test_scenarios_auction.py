@@ -801,3 +801,22 @@ def test_an_insufficient_bid_the_opponents_had_replaced_themselves_is_allowed_or
     assert "the Director allows it" in " ".join(outcome_texts(allowed))
     forfeited = answer("insufficient-bid", {**fixed, "players-fixed": "forfeited", "forfeited-gained": "no"})
     assert engine.ruling_laws(forfeited)[:3] == ("27", "11A", "11B") and "forfeited" in forfeited.rulings[-1].text
+
+
+def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial_score_by_responsibility() -> None:
+    # Walk 31, #100 (H25:100): 16D2(d) ended on the bare "awards an adjusted score" and all of Law 12C; before any
+    # call no result exists, so 12C2(a) scores it by responsibility: neither pair at fault gets average plus.
+    overheard = {
+        "ask-source": "other",
+        "other-when": "before-call",
+        "interfere": "yes",
+        "remedy": "adjust",
+        "adjusted-score/contest-artificial": "pairs",
+        "adjusted-score/artificial-fault": "neither",
+    }
+    state = answer("unauthorised-information", overheard)
+    assert state.finished and "AVERAGE PLUS" in state.rulings[-1].text.upper()
+    assert "12C2(a)" in Engine(load_charts()).ruling_laws(state)
+    after_call = {**overheard, "other-when": "after-call", "after-first-call": "adjust"}
+    del after_call["interfere"], after_call["remedy"]
+    assert answer("unauthorised-information", after_call).rulings[-1].laws[0].startswith("12C2")
