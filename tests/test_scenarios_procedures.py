@@ -901,7 +901,10 @@ def test_information_from_another_table_after_the_first_call_cites_16d3() -> Non
     adjusted = later | {"affected-after-call": "yes", "adjusted-score/contest": "pairs"}
     adjusted |= {"adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"}
     assert "16D3" in engine.ruling_laws(answer("unauthorised-information", adjusted))
-    now = answer("unauthorised-information", base | {"other-when": "after-call", "after-first-call": "adjust"})
+    artificial = {"adjusted-score/contest-artificial": "pairs", "adjusted-score/artificial-fault": "neither"}
+    now = answer(
+        "unauthorised-information", base | artificial | {"other-when": "after-call", "after-first-call": "adjust"}
+    )
     assert engine.ruling_laws(now)[:2] == ("16D3", "16D2(d)")
     early = base | {"other-when": "before-call", "interfere": "yes", "remedy": "play", "affected": "no"}
     assert "16D3" not in engine.ruling_laws(answer("unauthorised-information", early))
