@@ -1227,3 +1227,11 @@ def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction
     assert "20F5(b)(i)" in Engine(load_charts()).ruling_laws(defender)
     explainer = answer("misinformation", {**partner, "late-who": "explainer"})
     assert "did not correct it in time" in " ".join(outcome_texts(explainer))
+
+
+def test_a_call_out_of_rotation_no_one_noticed_was_accepted_when_lho_called_over_it() -> None:
+    # Walk 31, #92 (H25:92): "partner bid when it was not his turn and nobody noticed": no answer to "who drew
+    # attention" fitted, and the nearest one rested the result on 11A forfeiture; 29A is the law that decides.
+    state = answer("irregularity-procedure", {"who-drew": "nobody", "nobody-what": "call-lho"})
+    assert state.finished and state.rulings[-1].laws[0] == "29A"
+    assert "result stands" in state.rulings[-1].text and "no obligation" in state.rulings[-1].text
