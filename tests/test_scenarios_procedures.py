@@ -1235,3 +1235,13 @@ def test_a_call_out_of_rotation_no_one_noticed_was_accepted_when_lho_called_over
     state = answer("irregularity-procedure", {"who-drew": "nobody", "nobody-what": "call-lho"})
     assert state.finished and state.rulings[-1].laws[0] == "29A"
     assert "result stands" in state.rulings[-1].text and "no obligation" in state.rulings[-1].text
+
+
+def test_a_player_who_refuses_a_ruling_is_told_it_stands_and_how_to_appeal_and_walking_off_is_law_91() -> None:
+    # Walk 29, #48 (H25:48): the penalty for ignoring the Director's instructions never said that the ruling
+    # stands, that the remedy is an appeal within the 92B period, or that walking off may be misconduct (91A).
+    state = answer("procedural-penalty", {"offence": "refused", "decide": "penalty"})
+    assert state.finished and ("procedural-penalty", "refused") in state.trail
+    told = Engine(load_charts()).ruling_laws(state)
+    assert {"90B8", "92A", "92B", "91A"} <= set(told)
+    assert "ruling stands" in " ".join(outcome_texts(state))
