@@ -849,3 +849,12 @@ def test_dummy_who_calls_the_director_is_in_order_only_after_another_player_drew
     first = answer("dummy-rights", {"what-happened": "called", "called-after": "no", "called-whose": "declarer"})
     assert ("dummy-rights", "called-first") in first.trail  # the 43A1(a) note was read out
     assert first.finished and "procedural penalty" in first.rulings[-1].text
+
+
+def test_a_defective_trick_ruling_tells_the_director_to_rule_partners_wrong_count_too() -> None:
+    # Walk 29, #35 (H25:35): East still held two cards at trick 13 and West none: 67B1 for East and 67B2 for West,
+    # but one answer ruled one half and nothing said West's extra card goes back to his hand.
+    none_played = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    assert "rule on that player's count too: Law 67B2" in none_played.rulings[-1].text
+    two_played = answer("defective-trick", {"when": "yes", "found": "extra-card", "restore": "none"})
+    assert "rule on that player's count too: Law 67B1" in two_played.rulings[-1].text
