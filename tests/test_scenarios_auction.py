@@ -820,3 +820,11 @@ def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial
     after_call = {**overheard, "other-when": "after-call", "after-first-call": "adjust"}
     del after_call["interfere"], after_call["remedy"]
     assert answer("unauthorised-information", after_call).rulings[-1].laws[0].startswith("12C2")
+
+
+def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:
+    # Walk 31, #86 (H25:86): every answer to "What was the problem with the question?" assumed an improper one;
+    # the 20F1 answer ("at his own turn to call") was only behind "Asked out of turn / partner's follow-up".
+    state = answer("explanation-of-calls", {"what": "question", "question": "when"})
+    assert state.finished and state.rulings[-1].laws[:2] == ("20F1", "20F2")
+    assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
