@@ -828,3 +828,11 @@ def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_
     state = answer("explanation-of-calls", {"what": "question", "question": "when"})
     assert state.finished and state.rulings[-1].laws[:2] == ("20F1", "20F2")
     assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
+
+
+def test_partners_question_is_named_among_the_sources_of_unauthorised_information() -> None:
+    # Walk 31, #85 (H25:85): partner's questions were the source, but the answer listed only "hesitation, remark,
+    # alert, gesture"; 16B1(a) names "remarks, questions, replies to questions".
+    chart = load_charts()["unauthorised-information"]
+    labels = {option.id: option.label for option in chart.nodes["ask-source"].options}
+    assert "question" in labels["partner"]
