@@ -375,9 +375,11 @@ def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() ->
     assert "team match" in teams and "individual event" not in teams
     assert "team match" not in pairs and "individual event" not in pairs
     assert "individual event" in individual and "team match" not in individual
-    artificial = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
-    at_imps = answer("adjusted-score", {**artificial, "contest-artificial": "teams"}).rulings[-1].text
-    at_pairs = answer("adjusted-score", {**artificial, "contest-artificial": "pairs"}).rulings[-1].text
+    artificial = {"in-time": "yes", "ask-reason": "no-result"}
+    imps = {"contest-artificial": "teams", "artificial-fault-imps": "one-side"}
+    at_imps = answer("adjusted-score", {**artificial, **imps}).rulings[-1].text
+    matchpoints = {"contest-artificial": "pairs", "artificial-fault": "one-side"}
+    at_pairs = answer("adjusted-score", {**artificial, **matchpoints}).rulings[-1].text
     assert "−3 IMPs" in at_imps and "matchpoints" not in at_imps
     assert "40% of the matchpoints" in at_pairs and "IMPs" not in at_pairs
 
@@ -431,7 +433,8 @@ def test_only_a_knockout_split_score_cites_its_averaging() -> None:
 def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     """Average plus and minus are ±3 IMPs only at IMP play (12C2(b)); 12C3 only in an individual event."""
     path = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
-    teams = _adjusted_laws({**path, "contest-artificial": "teams"})
+    imps = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault-imps": "one-side"}
+    teams = _adjusted_laws({**imps, "contest-artificial": "teams"})
     pairs = _adjusted_laws({**path, "contest-artificial": "pairs"})
     individual = _adjusted_laws({**path, "contest-artificial": "individual"})
     assert "12C2(b)" in teams and "12C3" not in teams
@@ -638,7 +641,7 @@ def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_a
             "in-time": "yes",
             "ask-reason": "no-result",
             "contest-artificial": "teams",
-            "artificial-fault": "directly-partly",
+            "artificial-fault-imps": "directly-partly",
         },
     )
     text = state.rulings[-1].text
@@ -1049,7 +1052,7 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
     assert laws[0] == "13B2" and {"12C1(b)", "86B1", "78B"} <= set(laws)
     artificial = answer(
         "wrong-number-of-cards",
-        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault-imps": "one-side"},
     )
     assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
         artificial
@@ -1245,3 +1248,11 @@ def test_a_player_who_refuses_a_ruling_is_told_it_stands_and_how_to_appeal_and_w
     told = Engine(load_charts()).ruling_laws(state)
     assert {"90B8", "92A", "92B", "91A"} <= set(told)
     assert "ruling stands" in " ".join(outcome_texts(state))
+
+
+def test_the_imp_averages_rule_is_shown_only_at_a_team_match() -> None:
+    # Walk 31, #83 (H25:83): after "Pairs (matchpoints)" the fault question showed the rule for IMP averages.
+    base = {"in-time": "yes", "ask-reason": "no-result"}
+    pairs = answer("adjusted-score", {**base, "contest-artificial": "pairs"}, until="artificial-fault")
+    teams = answer("adjusted-score", {**base, "contest-artificial": "teams"}, until="artificial-fault-imps")
+    assert pairs.node.setting is None and teams.node.setting == "imps_for_averages"
