@@ -528,9 +528,12 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
         {"what": "ruling", "in-period": "yes", "score-normally": "no"},
         until="adjusted-score/contest",
     )
-    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending-aloud").laws
-    # director-error asked it already: the adjusted-score chart does not ask again
-    assert "adjusted-score/scored-normally" not in [f"{chart}/{node}" for chart, node in state.trail]
+    assert state.chart.id == "adjusted-score" and "12A3" in note(state, "director-error/adjust-note").laws
+    # director-error asked it already and said so: the adjusted-score chart neither asks again nor repeats it
+    # (walk 31, #78: the same note was read twice, once per chart)
+    passed = [f"{chart}/{node}" for chart, node in state.trail]
+    assert "adjusted-score/scored-normally" not in passed and "adjusted-score/both-non-offending-aloud" not in passed
+    assert [n.node for n in state.notes].count("adjust-note") == 1 and len(state.notes) == 1
 
 
 def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
