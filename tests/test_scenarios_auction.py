@@ -836,3 +836,14 @@ def test_partners_question_is_named_among_the_sources_of_unauthorised_informatio
     chart = load_charts()["unauthorised-information"]
     labels = {option.id: option.label for option in chart.nodes["ask-source"].options}
     assert "question" in labels["partner"]
+
+
+def test_partners_hesitation_first_raised_after_the_session_asks_whether_the_request_is_in_time() -> None:
+    # Walk 31, #85 (H25:85): "nothing was said at the table; can I ask for the result to be changed?" reached an
+    # adjusted score without asking whether the request was within the period of Law 92B.
+    late = {"ask-source": "partner", "partner-facts": "yes", "play-ended": "later", "late-request": "no"}
+    expired = answer("unauthorised-information", late)
+    assert expired.finished and "No adjusted score" in expired.rulings[-1].text
+    assert "92B" in expired.rulings[-1].laws
+    in_time = answer("unauthorised-information", {**late, "late-request": "yes"}, until="suggested")
+    assert in_time.node.id == "suggested"
