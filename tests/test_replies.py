@@ -396,3 +396,14 @@ def test_a_question_whether_saying_something_is_lawful_is_answered_not_triaged(r
     assert replies.answers.forms.intent(text) == "question"
     reply = replies.to_text(text)
     assert reply.kind is Kind.SUMMARY and "73B1" in reply.cites
+
+
+def test_a_player_refusing_a_ruling_is_offered_the_procedural_penalty_chart(replies: Replies) -> None:
+    # Walk 29, #48: a refused ruling offered no situation; walking off alone stays Law 74's (no steal).
+    assert "procedural-penalty" in _charts(replies.to_text("the player refused to accept the ruling and stormed off"))
+    assert "procedural-penalty" not in _charts(replies.to_text("LHO got up and walked off in the middle of the hand"))
+
+
+def test_a_director_who_read_the_wrong_law_is_offered_the_directors_error_chart(replies: Replies) -> None:
+    # Walk 31, #78: Law 82 was not among the situations offered for a director who read the wrong law.
+    assert "director-error" in _charts(replies.to_text("the director read the wrong law at our table"))

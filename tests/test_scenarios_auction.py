@@ -810,3 +810,49 @@ def test_an_insufficient_bid_the_opponents_had_replaced_themselves_is_allowed_or
     assert "the Director allows it" in " ".join(outcome_texts(allowed))
     forfeited = answer("insufficient-bid", {**fixed, "players-fixed": "forfeited", "forfeited-gained": "no"})
     assert engine.ruling_laws(forfeited)[:3] == ("27", "11A", "11B") and "forfeited" in forfeited.rulings[-1].text
+
+
+def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial_score_by_responsibility() -> None:
+    # Walk 31, #100 (H25:100): 16D2(d) ended on the bare "awards an adjusted score" and all of Law 12C; before any
+    # call no result exists, so 12C2(a) scores it by responsibility: neither pair at fault gets average plus.
+    overheard = {
+        "ask-source": "other",
+        "other-when": "before-call",
+        "interfere": "yes",
+        "remedy": "adjust",
+        "adjusted-score/contest-artificial": "pairs",
+        "adjusted-score/artificial-fault": "neither",
+    }
+    state = answer("unauthorised-information", overheard)
+    assert state.finished and "AVERAGE PLUS" in state.rulings[-1].text.upper()
+    assert "12C2(a)" in Engine(load_charts()).ruling_laws(state)
+    after_call = {**overheard, "other-when": "after-call", "after-first-call": "adjust"}
+    del after_call["interfere"], after_call["remedy"]
+    assert answer("unauthorised-information", after_call).rulings[-1].laws[0].startswith("12C2")
+
+
+def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:
+    # Walk 31, #86 (H25:86): every answer to "What was the problem with the question?" assumed an improper one;
+    # the 20F1 answer ("at his own turn to call") was only behind "Asked out of turn / partner's follow-up".
+    state = answer("explanation-of-calls", {"what": "question", "question": "when"})
+    assert state.finished and state.rulings[-1].laws[:2] == ("20F1", "20F2")
+    assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
+
+
+def test_partners_question_is_named_among_the_sources_of_unauthorised_information() -> None:
+    # Walk 31, #85 (H25:85): partner's questions were the source, but the answer listed only "hesitation, remark,
+    # alert, gesture"; 16B1(a) names "remarks, questions, replies to questions".
+    chart = load_charts()["unauthorised-information"]
+    labels = {option.id: option.label for option in chart.nodes["ask-source"].options}
+    assert "question" in labels["partner"]
+
+
+def test_partners_hesitation_first_raised_after_the_session_asks_whether_the_request_is_in_time() -> None:
+    # Walk 31, #85 (H25:85): "nothing was said at the table; can I ask for the result to be changed?" reached an
+    # adjusted score without asking whether the request was within the period of Law 92B.
+    late = {"ask-source": "partner", "partner-facts": "yes", "play-ended": "later", "late-request": "no"}
+    expired = answer("unauthorised-information", late)
+    assert expired.finished and "No adjusted score" in expired.rulings[-1].text
+    assert "92B" in expired.rulings[-1].laws
+    in_time = answer("unauthorised-information", {**late, "late-request": "yes"}, until="suggested")
+    assert in_time.node.id == "suggested"

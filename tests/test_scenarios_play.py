@@ -862,3 +862,23 @@ def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_play
     assert {"47E2(a)", "47F2"} <= set(state.rulings[-1].laws)
     alone = answer("misinformation", {"agreement": "call", "mistaken-call": "no"})  # started on its own: no stage known
     assert "stays played" not in alone.rulings[-1].text and "47F2" not in alone.rulings[-1].laws
+
+
+def test_dummy_who_calls_the_director_is_in_order_only_after_another_player_drew_attention() -> None:
+    # Walk 29, #45 (H25:45): no answer said "dummy called the Director", and nothing asked whether someone else
+    # had drawn attention first: 43A1(a) forbids dummy to initiate the call, 9B1(b) lets dummy call after that.
+    allowed = answer("dummy-rights", {"what-happened": "called", "called-after": "yes"})
+    assert allowed.finished and "did nothing wrong" in allowed.rulings[-1].text
+    assert allowed.rulings[-1].laws == ("43A1(a)", "9B1(b)")
+    first = answer("dummy-rights", {"what-happened": "called", "called-after": "no", "called-whose": "declarer"})
+    assert ("dummy-rights", "called-first") in first.trail  # the 43A1(a) note was read out
+    assert first.finished and "procedural penalty" in first.rulings[-1].text
+
+
+def test_a_defective_trick_ruling_tells_the_director_to_rule_partners_wrong_count_too() -> None:
+    # Walk 29, #35 (H25:35): East still held two cards at trick 13 and West none: 67B1 for East and 67B2 for West,
+    # but one answer ruled one half and nothing said West's extra card goes back to his hand.
+    none_played = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    assert "rule on that player's count too: Law 67B2" in none_played.rulings[-1].text
+    two_played = answer("defective-trick", {"when": "yes", "found": "extra-card", "restore": "none"})
+    assert "rule on that player's count too: Law 67B1" in two_played.rulings[-1].text

@@ -375,9 +375,11 @@ def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() ->
     assert "team match" in teams and "individual event" not in teams
     assert "team match" not in pairs and "individual event" not in pairs
     assert "individual event" in individual and "team match" not in individual
-    artificial = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
-    at_imps = answer("adjusted-score", {**artificial, "contest-artificial": "teams"}).rulings[-1].text
-    at_pairs = answer("adjusted-score", {**artificial, "contest-artificial": "pairs"}).rulings[-1].text
+    artificial = {"in-time": "yes", "ask-reason": "no-result"}
+    imps = {"contest-artificial": "teams", "artificial-fault-imps": "one-side"}
+    at_imps = answer("adjusted-score", {**artificial, **imps}).rulings[-1].text
+    matchpoints = {"contest-artificial": "pairs", "artificial-fault": "one-side"}
+    at_pairs = answer("adjusted-score", {**artificial, **matchpoints}).rulings[-1].text
     assert "−3 IMPs" in at_imps and "matchpoints" not in at_imps
     assert "40% of the matchpoints" in at_pairs and "IMPs" not in at_pairs
 
@@ -431,7 +433,8 @@ def test_only_a_knockout_split_score_cites_its_averaging() -> None:
 def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     """Average plus and minus are ±3 IMPs only at IMP play (12C2(b)); 12C3 only in an individual event."""
     path = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
-    teams = _adjusted_laws({**path, "contest-artificial": "teams"})
+    imps = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault-imps": "one-side"}
+    teams = _adjusted_laws({**imps, "contest-artificial": "teams"})
     pairs = _adjusted_laws({**path, "contest-artificial": "pairs"})
     individual = _adjusted_laws({**path, "contest-artificial": "individual"})
     assert "12C2(b)" in teams and "12C3" not in teams
@@ -549,9 +552,12 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
         {"what": "ruling", "in-period": "yes", "score-normally": "no"},
         until="adjusted-score/contest",
     )
-    assert state.chart.id == "adjusted-score" and "82C" in note(state, "adjusted-score/both-non-offending-aloud").laws
-    # director-error asked it already: the adjusted-score chart does not ask again
-    assert "adjusted-score/scored-normally" not in [f"{chart}/{node}" for chart, node in state.trail]
+    assert state.chart.id == "adjusted-score" and "12A3" in note(state, "director-error/adjust-note").laws
+    # director-error asked it already and said so: the adjusted-score chart neither asks again nor repeats it
+    # (walk 31, #78: the same note was read twice, once per chart)
+    passed = [f"{chart}/{node}" for chart, node in state.trail]
+    assert "adjusted-score/scored-normally" not in passed and "adjusted-score/both-non-offending-aloud" not in passed
+    assert [n.node for n in state.notes].count("adjust-note") == 1 and len(state.notes) == 1
 
 
 def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
@@ -675,7 +681,7 @@ def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_a
             "in-time": "yes",
             "ask-reason": "no-result",
             "contest-artificial": "teams",
-            "artificial-fault": "directly-partly",
+            "artificial-fault-imps": "directly-partly",
         },
     )
     text = state.rulings[-1].text
@@ -938,7 +944,10 @@ def test_information_from_another_table_after_the_first_call_cites_16d3() -> Non
     adjusted = later | {"affected-after-call": "yes", "adjusted-score/contest": "pairs"}
     adjusted |= {"adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"}
     assert "16D3" in engine.ruling_laws(answer("unauthorised-information", adjusted))
-    now = answer("unauthorised-information", base | {"other-when": "after-call", "after-first-call": "adjust"})
+    artificial = {"adjusted-score/contest-artificial": "pairs", "adjusted-score/artificial-fault": "neither"}
+    now = answer(
+        "unauthorised-information", base | artificial | {"other-when": "after-call", "after-first-call": "adjust"}
+    )
     assert engine.ruling_laws(now)[:2] == ("16D3", "16D2(d)")
     early = base | {"other-when": "before-call", "interfere": "yes", "remedy": "play", "affected": "no"}
     assert "16D3" not in engine.ruling_laws(answer("unauthorised-information", early))
@@ -1092,7 +1101,7 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
     assert laws[0] == "13B2" and {"12C1(b)", "86B1", "78B"} <= set(laws)
     artificial = answer(
         "wrong-number-of-cards",
-        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
+        {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault-imps": "one-side"},
     )
     assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
         artificial
@@ -1282,3 +1291,29 @@ def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction
     assert "20F5(b)(i)" in Engine(load_charts()).ruling_laws(defender)
     explainer = answer("misinformation", {**partner, "late-who": "explainer"})
     assert "did not correct it in time" in " ".join(outcome_texts(explainer))
+
+
+def test_a_call_out_of_rotation_no_one_noticed_was_accepted_when_lho_called_over_it() -> None:
+    # Walk 31, #92 (H25:92): "partner bid when it was not his turn and nobody noticed": no answer to "who drew
+    # attention" fitted, and the nearest one rested the result on 11A forfeiture; 29A is the law that decides.
+    state = answer("irregularity-procedure", {"who-drew": "nobody", "nobody-what": "call-lho"})
+    assert state.finished and state.rulings[-1].laws[0] == "29A"
+    assert "result stands" in state.rulings[-1].text and "no obligation" in state.rulings[-1].text
+
+
+def test_a_player_who_refuses_a_ruling_is_told_it_stands_and_how_to_appeal_and_walking_off_is_law_91() -> None:
+    # Walk 29, #48 (H25:48): the penalty for ignoring the Director's instructions never said that the ruling
+    # stands, that the remedy is an appeal within the 92B period, or that walking off may be misconduct (91A).
+    state = answer("procedural-penalty", {"offence": "refused", "decide": "penalty"})
+    assert state.finished and ("procedural-penalty", "refused") in state.trail
+    told = Engine(load_charts()).ruling_laws(state)
+    assert {"90B8", "92A", "92B", "91A"} <= set(told)
+    assert "ruling stands" in " ".join(outcome_texts(state))
+
+
+def test_the_imp_averages_rule_is_shown_only_at_a_team_match() -> None:
+    # Walk 31, #83 (H25:83): after "Pairs (matchpoints)" the fault question showed the rule for IMP averages.
+    base = {"in-time": "yes", "ask-reason": "no-result"}
+    pairs = answer("adjusted-score", {**base, "contest-artificial": "pairs"}, until="artificial-fault")
+    teams = answer("adjusted-score", {**base, "contest-artificial": "teams"}, until="artificial-fault-imps")
+    assert pairs.node.setting is None and teams.node.setting == "imps_for_averages"
