@@ -1071,3 +1071,67 @@ def test_a_card_put_down_after_being_told_it_was_my_lead_is_not_declarers_spread
         "player",
     ).topic
     assert topic is not None and "54A" not in topic.summary.sentences[0].laws, topic
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        # a suit named to dummy without its rank is its lowest card (46B2), not an unnamed card dummy played (45D1)
+        ("I told dummy 'club' meaning the ace but dummy played the two. Do I get the ace?", "46B2"),
+        # a score found wrong after the Correction Period may still be corrected (79C2), not only 79C1's period
+        (
+            "the score went in as 140 not 170 and we only saw it two days later on the website, can it be corrected?",
+            "79C2",
+        ),
+        # a dummy who left the seat and then warned declarer lets the defenders choose the hand (43B2(a))
+        (
+            "my partner, as dummy, came round behind me to look at my hand and then he said 'you're in hand "
+            "partner'. can the defenders pick the hand now?",
+            "43B2(a)",
+        ),
+        # reserving rights is allowed (16B2), whoever calls it rude
+        ("after LHO's long pause I said I'd reserve my rights and RHO said I was being rude, was that ok?", "16B2"),
+        # each side's revoke on one board transfers no tricks (64B7), told with any two players
+        ("LHO and partner both revoked on the board, which tricks go across?", "64B7"),
+        # a ruling the Director found wrong (82C), not the scoring of a contract "made us pass"
+        (
+            "i made an insufficient bid, the td made us pass throughout, later he said he had got it wrong. "
+            "what do we get?",
+            "82C",
+        ),
+    ],
+)
+def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
+    """The twenty-fifth readings' WRONG kinds, in other words: the answer states the rule that decides."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and any(section in s.laws for s in topic.summary.sentences[:3]), topic
+    assert topic.summary.words <= SUMMARY_WORDS
+
+
+@pytest.mark.parametrize(
+    ("question", "not_key"),
+    [
+        (
+            "dummy peeked at my hand from behind me, and the td said no penalty for now and to play on. is that right?",
+            "revoke-exceptions",
+        ),
+        (
+            "i made an insufficient bid and rho bid over it without calling the td, does it stand?",
+            "insufficient-bid-replaced-early",
+        ),
+        (
+            "i made an insufficient bid, the td made us pass throughout, later he said he had got it wrong. "
+            "what do we get?",
+            "scoring-made",
+        ),
+        (
+            "after LHO's long pause I said I'd reserve my rights and RHO said I was being rude, was that ok?",
+            "manners-at-the-table",
+        ),
+    ],
+)
+def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
+    """'td said no penalty', 'without calling the td' said of LHO, 'made us pass', 'rude' said of a reservation of
+    rights: words that belong to another story than the special's."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and topic.key != not_key, topic
