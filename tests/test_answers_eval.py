@@ -181,6 +181,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout24.jsonl", 0.95),
         ("player-questions-holdout25.jsonl", 0.93),
         ("player-questions-holdout25b.jsonl", 0.92),
+        ("player-questions-holdout26.jsonl", 0.86),
+        ("player-questions-holdout26b.jsonl", 0.82),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
