@@ -704,6 +704,13 @@ def test_fourth_pass_on_a_passed_out_board_said_to_be_a_slip_has_no_opening_lead
     assert "all four hands have been returned to the board" in text.text and "17D2" in text.laws
 
 
+def test_a_double_in_turn_told_as_too_early_is_no_call_out_of_rotation() -> None:
+    # Walk 33, #39: East 1H, South 2C, West doubled "before North did anything": West's double was in turn, and
+    # no answer said so; the nearest cancelled a legal double (17C: each player calls in turn, clockwise).
+    state = answer("call-out-of-rotation", {"what-call": "double", "inadmissible-double": "no", "whose-turn": "own"})
+    assert state.rulings[-1].laws == ("17C",) and "It stands" in state.rulings[-1].text
+
+
 def test_a_change_of_mind_after_the_auction_ended_does_not_reopen_it() -> None:
     # Walk 20's risk: after four passes, "I meant to open 1NT", found to be a change of mind, was told "the original
     # call stands and the auction continues". 22B: the auction is over and the hands go back to the board.
