@@ -120,6 +120,13 @@ def test_low_said_with_dummy_on_lead_names_no_suit_so_a_defender_designates_the_
     assert following.rulings[-1].laws == ("46B1(a)",)
 
 
+def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
+    # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
+    # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
+    state = answer("penalty-card", {"situation": "led-out-of-turn"})
+    assert state.rulings[-1].laws[:3] == ("54A", "54B", "54D") and "declarer may accept it" in state.rulings[-1].text
+
+
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
     # Walk 24, #17: the penalty-card chart, offered first for a revoke corrected before it was established, never
     # said that declarer's side may take back cards played after the revoke (62C1).
