@@ -763,6 +763,11 @@ def test_a_face_down_lead_changed_after_partners_question_stays_the_original_car
     assert changed.rulings[-1].laws[0] == "41A" and "original card is the opening lead" in changed.rulings[-1].text
     corrected = answer("start-of-play", {**asked, "lead-changed": "corrected"})
     assert "47E2(a)" in corrected.rulings[-1].laws
+    # Walk 35 85b: after a corrected explanation the ruling says what to do now: withdraw the card, lead another,
+    # and the withdrawn card is authorized for the leader's side only (16C1, 16C2).
+    withdrawn = corrected.rulings[-1]
+    assert "may lead another card" in withdrawn.text and "unauthorized for declarer's side" in withdrawn.text
+    assert {"41A", "16C1", "16C2"} <= set(withdrawn.laws)
 
 
 def test_a_claim_made_by_facing_the_cards_without_a_word_is_asked_about_as_a_claim_with_no_statement() -> None:
