@@ -325,9 +325,24 @@ def test_declarer_faces_his_hand_saying_he_will_play_it_open() -> None:
 def test_player_found_with_an_extra_card_after_the_next_trick_transfers_one_trick() -> None:
     parked = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes"}, until="transfer-park")
     assert parked.parked and "card of the suit led" in parked.render(parked.node.park)
-    state = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    found = {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"}
+    state = answer("defective-trick", {**found, "equity": "no"})
     assert "one trick is transferred" in state.rulings[-1].text
     assert {"67B1", "64A2"} <= set(state.rulings[-1].laws)
+
+
+def test_a_deemed_revoke_on_a_defective_trick_still_asks_whether_the_transfer_compensates() -> None:
+    # Walk 35 96b: the deemed revoke (67B1) is an established revoke, so 64C1's equity question applies even when
+    # no trick is transferred; walk 34 #57: the park no longer says "Play continues" as if play had not ended.
+    found = {"when": "yes", "found": "no-card", "has-suit": "no", "won-later": "no"}
+    asked = answer("defective-trick", found, until="equity")
+    assert "no trick is transferred" in asked.render(asked.node.ask) and "64C1" in asked.node.laws
+    adjusted = answer("defective-trick", {**found, "equity": "yes"}, until="adjusted-score/contest")
+    assert "score is adjusted instead" in adjusted.render(note(adjusted, "equity-adjust").text)
+    parked = answer(
+        "defective-trick", {key: found[key] for key in ("when", "found", "has-suit")}, until="transfer-park"
+    )
+    assert "Play continues (if it has not ended)" in parked.render(parked.node.park)
 
 
 PENALTY_CARD_HONOUR = {
@@ -883,7 +898,9 @@ def test_dummy_who_calls_the_director_is_in_order_only_after_another_player_drew
 def test_a_defective_trick_ruling_tells_the_director_to_rule_partners_wrong_count_too() -> None:
     # Walk 29, #35 (H25:35): East still held two cards at trick 13 and West none: 67B1 for East and 67B2 for West,
     # but one answer ruled one half and nothing said West's extra card goes back to his hand.
-    none_played = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    none_played = answer(
+        "defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes", "equity": "no"}
+    )
     assert "rule on that player's count too: Law 67B2" in none_played.rulings[-1].text
     two_played = answer("defective-trick", {"when": "yes", "found": "extra-card", "restore": "none"})
     assert "rule on that player's count too: Law 67B1" in two_played.rulings[-1].text
