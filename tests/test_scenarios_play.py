@@ -441,10 +441,12 @@ def test_a_card_pointed_wrongly_noticed_too_late_then_a_count_dispute_counts_the
 
 
 def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_count() -> None:
-    # 65B3's right has expired, but play is over: the Director determines the tricks won (79B2, 66D), not a park
-    # that says play continues.
+    # Play is over: the Director determines the tricks won (79B2, 66D), not a park that says play continues.
+    # Walk 34 #60: 65B3 (only "If done later Law 16B may apply") does not bear on a count after play.
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "after-play"}, until="count-when")
-    assert note(state, "pointed-count").laws == ("65B3", "79B") and not state.parked
+    counted = note(state, "pointed-count")
+    assert counted.laws == ("79A2", "79B") and "does not decide who won its trick" in counted.text
+    assert not state.parked
     done = answer(
         "tricks-and-inspection",
         {
