@@ -226,6 +226,19 @@ def test_insufficient_bid_replaced_by_a_non_comparable_double_silences_partner_t
     assert {"27B3", "72C", "16C2"} <= set(done.rulings[-1].laws)
 
 
+def test_insufficient_bid_replaced_by_a_double_the_opponents_called_over_is_not_unwound() -> None:
+    # Walk 35 #97: the non-comparable double was called over and the auction ended before the Director came:
+    # no "the offender must replace it" (27B3); the Director decides forfeiture (11A) and the auction stands.
+    early = {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "replaced-early"}
+    over = {**early, "replacement": "double", "double-comparable": "called-over"}
+    forfeited = answer("insufficient-bid", {**over, "double-called-over": "forfeited"}, until="forfeited-park")
+    assert "auction stands as it went on" in note(forfeited, "players-forfeited").text
+    kept = answer("insufficient-bid", {**over, "double-called-over": "not-forfeited"}, until="called-over-stands")
+    passed = note(kept, "called-over-stands")
+    assert "not replaced now" in passed.text and {"11A", "26B", "72C"} <= set(passed.laws)
+    assert "must replace it" not in " ".join(reached.text for reached in kept.passed)
+
+
 def test_insufficient_bid_accepted_by_lho() -> None:
     state = answer("insufficient-bid", {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "accept"})
     assert state.rulings[-1].laws == ("27A1", "27C", "16C2", "16C3")

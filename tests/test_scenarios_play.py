@@ -332,9 +332,24 @@ def test_declarer_faces_his_hand_saying_he_will_play_it_open() -> None:
 def test_player_found_with_an_extra_card_after_the_next_trick_transfers_one_trick() -> None:
     parked = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes"}, until="transfer-park")
     assert parked.parked and "card of the suit led" in parked.render(parked.node.park)
-    state = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    found = {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"}
+    state = answer("defective-trick", {**found, "equity": "no"})
     assert "one trick is transferred" in state.rulings[-1].text
     assert {"67B1", "64A2"} <= set(state.rulings[-1].laws)
+
+
+def test_a_deemed_revoke_on_a_defective_trick_still_asks_whether_the_transfer_compensates() -> None:
+    # Walk 35 96b: the deemed revoke (67B1) is an established revoke, so 64C1's equity question applies even when
+    # no trick is transferred; walk 34 #57: the park no longer says "Play continues" as if play had not ended.
+    found = {"when": "yes", "found": "no-card", "has-suit": "no", "won-later": "no"}
+    asked = answer("defective-trick", found, until="equity")
+    assert "no trick is transferred" in asked.render(asked.node.ask) and "64C1" in asked.node.laws
+    adjusted = answer("defective-trick", {**found, "equity": "yes"}, until="adjusted-score/contest")
+    assert "score is adjusted instead" in adjusted.render(note(adjusted, "equity-adjust").text)
+    parked = answer(
+        "defective-trick", {key: found[key] for key in ("when", "found", "has-suit")}, until="transfer-park"
+    )
+    assert "Play continues (if it has not ended)" in parked.render(parked.node.park)
 
 
 PENALTY_CARD_HONOUR = {
@@ -433,10 +448,12 @@ def test_a_card_pointed_wrongly_noticed_too_late_then_a_count_dispute_counts_the
 
 
 def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_count() -> None:
-    # 65B3's right has expired, but play is over: the Director determines the tricks won (79B2, 66D), not a park
-    # that says play continues.
+    # Play is over: the Director determines the tricks won (79B2, 66D), not a park that says play continues.
+    # Walk 34 #60: 65B3 (only "If done later Law 16B may apply") does not bear on a count after play.
     state = answer("tricks-and-inspection", {"what": "pointed", "pointed-when": "after-play"}, until="count-when")
-    assert note(state, "pointed-count").laws == ("65B3", "79B") and not state.parked
+    counted = note(state, "pointed-count")
+    assert counted.laws == ("79A2", "79B") and "does not decide who won its trick" in counted.text
+    assert not state.parked
     done = answer(
         "tricks-and-inspection",
         {
@@ -770,6 +787,11 @@ def test_a_face_down_lead_changed_after_partners_question_stays_the_original_car
     assert changed.rulings[-1].laws[0] == "41A" and "original card is the opening lead" in changed.rulings[-1].text
     corrected = answer("start-of-play", {**asked, "lead-changed": "corrected"})
     assert "47E2(a)" in corrected.rulings[-1].laws
+    # Walk 35 85b: after a corrected explanation the ruling says what to do now: withdraw the card, lead another,
+    # and the withdrawn card is authorized for the leader's side only (16C1, 16C2).
+    withdrawn = corrected.rulings[-1]
+    assert "may lead another card" in withdrawn.text and "unauthorized for declarer's side" in withdrawn.text
+    assert {"41A", "16C1", "16C2"} <= set(withdrawn.laws)
 
 
 def test_a_claim_made_by_facing_the_cards_without_a_word_is_asked_about_as_a_claim_with_no_statement() -> None:
@@ -885,7 +907,9 @@ def test_dummy_who_calls_the_director_is_in_order_only_after_another_player_drew
 def test_a_defective_trick_ruling_tells_the_director_to_rule_partners_wrong_count_too() -> None:
     # Walk 29, #35 (H25:35): East still held two cards at trick 13 and West none: 67B1 for East and 67B2 for West,
     # but one answer ruled one half and nothing said West's extra card goes back to his hand.
-    none_played = answer("defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes"})
+    none_played = answer(
+        "defective-trick", {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes", "equity": "no"}
+    )
     assert "rule on that player's count too: Law 67B2" in none_played.rulings[-1].text
     two_played = answer("defective-trick", {"when": "yes", "found": "extra-card", "restore": "none"})
     assert "rule on that player's count too: Law 67B1" in two_played.rulings[-1].text

@@ -497,13 +497,21 @@ def test_tricks_disputed_in_the_round_after_one_side_mixed_its_cards_go_to_the_o
 
 def test_an_agreement_explained_wrongly_is_handed_to_the_misinformation_chart_not_ruled_adjusted() -> None:
     # Walk 28 #19: "weak with hearts" against a card saying Multi was ruled "entitled to an adjusted score" under
-    # Law 40 without finding the agreement (75C: presume a mistaken explanation) or damage (21B3, 12C1).
+    # Law 40 without finding the agreement (21B1(b): presume a mistaken explanation) or damage (21B3, 12C1).
+    # Walk 35 #76: the presumption is 21B1(b), not 75C (75C is the mistaken call: "the result stands").
     explained = answer("partnership-understandings", {"what": "not-disclosed", "how-undisclosed": "yes"})
     ruling = explained.rulings[-1]
     assert "entitled to an adjusted score" not in ruling.text and "misinformation chart" in ruling.text
-    assert ruling.laws == ("21B1(a)", "75C", "21B3")
+    assert ruling.laws == ("21B1(a)", "21B1(b)", "75B1", "21B3")
     card_only = {"what": "not-disclosed", "how-undisclosed": "no", "not-disclosed": "yes"}
     assert "entitled to an adjusted score" in answer("partnership-understandings", card_only).rulings[-1].text
+
+
+def test_an_undisclosed_signalling_agreement_is_asked_about_as_well_as_a_call() -> None:
+    # Walk 35 #83: the complaint was about upside-down signals; 40A1(b) covers play agreements too.
+    state = answer("partnership-understandings", {"what": "not-disclosed"}, until="how-undisclosed")
+    asked = state.chart.nodes["how-undisclosed"]
+    assert "card-play agreement (signals)" in asked.ask and "21B1(b)" in asked.laws and "75C" not in asked.laws
 
 
 def test_a_revoke_found_after_play_is_ruled_by_the_revoke_chart_with_its_time_limit() -> None:
@@ -901,6 +909,9 @@ def test_an_adjustment_for_overheard_information_is_worded_as_information_receiv
     assert "had the information not been received" in told["adjust-affected-after-call"].text
     assert told["adjust-affected-after-call"].aloud and not told["extraneous-terms"].aloud
     assert '"the infraction" as the information received' in told["extraneous-terms"].text
+    # Walk 34 #65: the whole table overheard the result: no side is the non-receiving one; neither is at fault.
+    assert "If both sides received it, neither side is at fault" in told["extraneous-terms"].text
+    assert "average plus to both" in told["extraneous-terms"].text and "12C2(a)" in told["extraneous-terms"].laws
 
 
 def test_damage_from_a_withdrawn_call_or_outside_information_reaches_the_weighted_and_split_scores() -> None:
