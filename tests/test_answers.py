@@ -1199,6 +1199,6 @@ def test_a_double_without_thinking_is_no_double_of_ones_own_side(answers: Answer
     """A barred player who doubled an opponent's bid "without thinking" broke 37, not 19A1: the calls stand (37A),
     they are not cancelled (36A)."""
     topic = answers.read(
-        "my partner was barred but doubled their 2h without thinking and lho bid 3h. what now?", "player"
+        "my partner was barred but doubled their 2h without thinking and lho bid 3h over it. what now?", "player"
     ).topic
     assert topic is not None and "37A" in topic.summary.sentences[0].laws, topic
