@@ -1166,6 +1166,17 @@ def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, qu
             "what happens now?",
             "43B2(b)",
         ),
+        # the incomplete kinds: a refused lead out of turn while partner has the lead gives declarer 50D2's options
+        (
+            "i led out of turn but it was my partner's lead, and declarer told me to put it back. what now?",
+            "50D2(a)",
+        ),
+        # an irregularity that saved the offenders a bad board: 72C's test, not only "may adjust"
+        (
+            "rho bid out of turn and had to pass after that. his bid out of turn saved them from a bad board "
+            "in the end. can the td do anything?",
+            "72C",
+        ),
     ],
 )
 def test_the_twenty_sixth_wrong_kinds_state_the_deciding_rule(answers: Answers, question: str, section: str) -> None:
