@@ -1213,3 +1213,13 @@ def test_a_double_without_thinking_is_no_double_of_ones_own_side(answers: Answer
         "my partner was barred but doubled their 2h without thinking and lho bid 3h over it. what now?", "player"
     ).topic
     assert topic is not None and "37A" in topic.summary.sentences[0].laws, topic
+
+
+def test_a_defenders_revoke_seen_by_an_absent_dummy_is_not_declarers(answers: Answers) -> None:
+    """43B2(b) is about a play from declarer's hand; a defender's revoke that an out-of-seat dummy asks about is 43B3's."""
+    topic = answers.read(
+        "as dummy i went round behind to watch and saw rho discard while holding a spade, so i said 'no spades?'. "
+        "what happens?",
+        "player",
+    ).topic
+    assert topic is not None and "43B2(b)" not in topic.summary.sentences[0].laws, topic
