@@ -1216,7 +1216,7 @@ def test_a_double_without_thinking_is_no_double_of_ones_own_side(answers: Answer
 
 
 def test_a_defenders_revoke_seen_by_an_absent_dummy_is_not_declarers(answers: Answers) -> None:
-    """43B2(b) is about a play from declarer's hand; a defender's revoke that an out-of-seat dummy asks about is 43B3's."""
+    """43B2(b) is about a play from declarer's hand; a defender's revoke an absent dummy asks about is 43B3's."""
     topic = answers.read(
         "as dummy i went round behind to watch and saw rho discard while holding a spade, so i said 'no spades?'. "
         "what happens?",
