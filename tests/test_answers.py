@@ -1135,3 +1135,91 @@ def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, qu
     rights: words that belong to another story than the special's."""
     topic = answers.read(question, "player").topic
     assert topic is not None and topic.key != not_key, topic
+
+
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        # a revoke found while a later board was being bid transfers no trick (64B4)
+        (
+            "declarer revoked on board 4 and nobody saw it. during the auction of board 6 my partner remembered. "
+            "can we still get a trick?",
+            "64B4",
+        ),
+        # a defender's concession that partner objected to at once, in the player's own shout, never happened (68B2)
+        (
+            "as a defender i said 'the rest are yours' and partner shouted 'hold on!' straight away. "
+            "is my concession final?",
+            "68B2",
+        ),
+        # a barred player's call that the next player called over stands, with no lead restrictions (37A)
+        (
+            "after my call out of turn my partner had to pass throughout, but he forgot and bid 3h, and lho "
+            "passed over it before anyone noticed. what happens?",
+            "37A",
+        ),
+        # a revoke by each side, told "both X and Y revoked", transfers no tricks (64B7)
+        ("both declarer and I revoked on that board, both established. how many tricks go across?", "64B7"),
+        # a dummy out of the seat who asks declarer about a revoke makes it count as established (43B2(b))
+        (
+            "i was dummy, got up to watch partner play, and asked 'no spades?' when he discarded. he had one. "
+            "what happens now?",
+            "43B2(b)",
+        ),
+        # the incomplete kinds: a refused lead out of turn while partner has the lead gives declarer 50D2's options
+        (
+            "i led out of turn but it was my partner's lead, and declarer told me to put it back. what now?",
+            "50D2(a)",
+        ),
+        # an irregularity that saved the offenders a bad board: 72C's test, not only "may adjust"
+        (
+            "rho bid out of turn and had to pass after that. his bid out of turn saved them from a bad board "
+            "in the end. can the td do anything?",
+            "72C",
+        ),
+    ],
+)
+def test_the_twenty_sixth_wrong_kinds_state_the_deciding_rule(answers: Answers, question: str, section: str) -> None:
+    """The twenty-sixth readings' WRONG kinds, in other words: the answer states the rule that decides."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and any(section in s.laws for s in topic.summary.sentences[:3]), topic
+    assert topic.summary.words <= SUMMARY_WORDS
+
+
+@pytest.mark.parametrize(
+    ("question", "not_key"),
+    [
+        # the asker's own question whether a concession stands is no trick that could not be lost
+        ("i conceded the last two tricks to declarer. does my concession stand?", "concession-cancelled"),
+        # a call over it "before anyone called the director" is no replacement of an insufficient bid
+        (
+            "partner had to pass after my insufficient bid but doubled 3s, and rho raised to 4s before anyone "
+            "called the director. what now?",
+            "insufficient-bid-replaced-early",
+        ),
+    ],
+)
+def test_the_twenty_sixth_false_triggers_need_their_fact(answers: Answers, question: str, not_key: str) -> None:
+    """'does my concession stand', 'before anyone called the director' said of another player's call, 'without
+    thinking': words of the question or of another actor, not the fact the special is about."""
+    topic = answers.read(question, "player").topic
+    assert topic is not None and topic.key != not_key, topic
+
+
+def test_a_double_without_thinking_is_no_double_of_ones_own_side(answers: Answers) -> None:
+    """A barred player who doubled an opponent's bid "without thinking" broke 37, not 19A1: the calls stand (37A),
+    they are not cancelled (36A)."""
+    topic = answers.read(
+        "my partner was barred but doubled their 2h without thinking and lho bid 3h over it. what now?", "player"
+    ).topic
+    assert topic is not None and "37A" in topic.summary.sentences[0].laws, topic
+
+
+def test_a_defenders_revoke_seen_by_an_absent_dummy_is_not_declarers(answers: Answers) -> None:
+    """43B2(b) is about a play from declarer's hand; a defender's revoke an absent dummy asks about is 43B3's."""
+    topic = answers.read(
+        "as dummy i went round behind to watch and saw rho discard while holding a spade, so i said 'no spades?'. "
+        "what happens?",
+        "player",
+    ).topic
+    assert topic is not None and "43B2(b)" not in topic.summary.sentences[0].laws, topic
