@@ -1099,47 +1099,6 @@ def test_a_card_put_down_after_being_told_it_was_my_lead_is_not_declarers_spread
             "what do we get?",
             "82C",
         ),
-    ],
-)
-def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
-    """The twenty-fifth readings' WRONG kinds, in other words: the answer states the rule that decides."""
-    topic = answers.read(question, "player").topic
-    assert topic is not None and any(section in s.laws for s in topic.summary.sentences[:3]), topic
-    assert topic.summary.words <= SUMMARY_WORDS
-
-
-@pytest.mark.parametrize(
-    ("question", "not_key"),
-    [
-        (
-            "dummy peeked at my hand from behind me, and the td said no penalty for now and to play on. is that right?",
-            "revoke-exceptions",
-        ),
-        (
-            "i made an insufficient bid and rho bid over it without calling the td, does it stand?",
-            "insufficient-bid-replaced-early",
-        ),
-        (
-            "i made an insufficient bid, the td made us pass throughout, later he said he had got it wrong. "
-            "what do we get?",
-            "scoring-made",
-        ),
-        (
-            "after LHO's long pause I said I'd reserve my rights and RHO said I was being rude, was that ok?",
-            "manners-at-the-table",
-        ),
-    ],
-)
-def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
-    """'td said no penalty', 'without calling the td' said of LHO, 'made us pass', 'rude' said of a reservation of
-    rights: words that belong to another story than the special's."""
-    topic = answers.read(question, "player").topic
-    assert topic is not None and topic.key != not_key, topic
-
-
-@pytest.mark.parametrize(
-    ("question", "section"),
-    [
         # a revoke found while a later board was being bid transfers no trick (64B4)
         (
             "declarer revoked on board 4 and nobody saw it. during the auction of board 6 my partner remembered. "
@@ -1179,8 +1138,9 @@ def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, qu
         ),
     ],
 )
-def test_the_twenty_sixth_wrong_kinds_state_the_deciding_rule(answers: Answers, question: str, section: str) -> None:
-    """The twenty-sixth readings' WRONG kinds, in other words: the answer states the rule that decides."""
+def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
+    """The twenty-fifth and twenty-sixth readings' WRONG kinds, in other words: the answer states the rule that
+    decides."""
     topic = answers.read(question, "player").topic
     assert topic is not None and any(section in s.laws for s in topic.summary.sentences[:3]), topic
     assert topic.summary.words <= SUMMARY_WORDS
@@ -1189,6 +1149,23 @@ def test_the_twenty_sixth_wrong_kinds_state_the_deciding_rule(answers: Answers, 
 @pytest.mark.parametrize(
     ("question", "not_key"),
     [
+        (
+            "dummy peeked at my hand from behind me, and the td said no penalty for now and to play on. is that right?",
+            "revoke-exceptions",
+        ),
+        (
+            "i made an insufficient bid and rho bid over it without calling the td, does it stand?",
+            "insufficient-bid-replaced-early",
+        ),
+        (
+            "i made an insufficient bid, the td made us pass throughout, later he said he had got it wrong. "
+            "what do we get?",
+            "scoring-made",
+        ),
+        (
+            "after LHO's long pause I said I'd reserve my rights and RHO said I was being rude, was that ok?",
+            "manners-at-the-table",
+        ),
         # the asker's own question whether a concession stands is no trick that could not be lost
         ("i conceded the last two tricks to declarer. does my concession stand?", "concession-cancelled"),
         # a call over it "before anyone called the director" is no replacement of an insufficient bid
@@ -1199,9 +1176,10 @@ def test_the_twenty_sixth_wrong_kinds_state_the_deciding_rule(answers: Answers, 
         ),
     ],
 )
-def test_the_twenty_sixth_false_triggers_need_their_fact(answers: Answers, question: str, not_key: str) -> None:
-    """'does my concession stand', 'before anyone called the director' said of another player's call, 'without
-    thinking': words of the question or of another actor, not the fact the special is about."""
+def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
+    """'td said no penalty', 'without calling the td' said of LHO, 'made us pass', 'rude' said of a reservation of
+    rights, 'does my concession stand', 'without thinking': words of the question, of another actor or of another
+    story, not the fact the special is about."""
     topic = answers.read(question, "player").topic
     assert topic is not None and topic.key != not_key, topic
 
