@@ -580,6 +580,30 @@ def test_the_event_the_directors_ruling_or_a_sentence_that_finishes_the_last_is_
 
 
 @pytest.mark.parametrize(
+    "story",
+    [
+        "Declarer in 2 hearts said 'queen' from dummy, meaning to play it, and I played my jack on it. Then she said "
+        "'oh no, I meant the king'. The director let her change it and let me take my jack back. My partner thinks "
+        "declarer had just changed her mind. Was that right?",  # a comment on the same card, not a change of call
+        "The first card was already face up on the table when South realised she was holding only 12 cards. The 6 "
+        "of clubs has just turned up on the floor under her chair.",  # the opening lead dates the missing card
+        "last round EW counted the cards in front of them and say they took 5 tricks, our cards say 4, one card was "
+        "turned the wrong way. the next round has already been called",  # when the trick count was disputed
+        "Board 5, North dealer, N-S vulnerable. North 1♠, East 2♥, South 2♦. Before West calls, South notices and "
+        "replaces the 2♦ card with 3♦. E-W call the director. Ruling?",  # the board's heading is no marking error
+        "Dealer South. West opens 1D out of rotation at South's turn; before anyone calls the director, South bids "
+        "1S. The director arrives after North has also called. Ruling?",  # the call over it, not a play irregularity
+    ],
+)
+def test_a_sentence_that_dates_comments_on_or_sets_the_scene_of_an_incident_is_not_a_second_one(
+    matcher: Matcher, story: str
+) -> None:
+    """Walks 33–35 and 39 were offered "Now the second thing: …" for a timing clause, a board's heading or a
+    partner's opinion, each walking a chart about nothing that happened."""
+    assert matcher.match(story).incidents == ()
+
+
+@pytest.mark.parametrize(
     ("text", "laws"),
     [
         ("the board was turned round before the cards went back in", {87, 15}),

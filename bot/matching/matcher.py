@@ -87,7 +87,8 @@ ACTION = 0.95  # weight of a phrase of what physically happened (knowledge/actio
 ASKS = 0.6  # share of its points the sentence that asks the question adds to a long message's own
 SEVERAL = 40.0  # phrase score at which a sentence of a story counts as naming a law ...
 AGAIN = 3.0  # ... and the points a law gains for each sentence after the first that names it
-INCIDENT = 60.0  # phrase score at which a sentence's first law stands as an incident of its own ...
+INCIDENT = 62.0  # phrase score at which a sentence's first law stands as an incident of its own ...
+TOLD = 8  # ... when the sentence has at least TOLD words (a shorter one sets the scene: "IMPs, not vul.") ...
 BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
 TURN = 30.0  # points a law gains from a relation of seats and turns the message tells (knowledge/turns.yaml)
 MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
@@ -495,7 +496,7 @@ class Matcher:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
         for piece in pieces:
-            if not piece.scores or piece.asks:  # a question asked about the story tells no incident of its own
+            if not piece.scores or piece.asks or len(piece.text.split()) < TOLD:  # asks, or sets the scene
                 continue
             first = piece.text.split(maxsplit=1)[:1]
             if first and first[0].strip(",").lower() in self.continues:  # the sentence before, finished
