@@ -1068,3 +1068,37 @@ def test_declarers_own_cards_and_a_second_revoke_are_told_from_their_neighbours(
     assert decide(deciders, 50, 48, "declarer knocked his hand over and two trumps lay face up") == 48
     assert decide(deciders, 45, 64, "the same defender revoked twice in clubs") == 64
     assert decide(deciders, 45, 64, "declarer played the same card twice") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        ("dealer was still sorting his cards when LHO pulled the 2D card out of the box and put it down", {31}),
+        ("west pulled out the red X card and put it down while it was still north's turn to call", {32}),
+        ("RHO won the trick, then declarer told me 'your turn to start', so I led a spade", {47}),
+        ("we were defending and my partner dropped the ace of clubs face up on the table", {49, 50}),
+        ("RHO revoked and declarer told him he had to give up two tricks; nobody called the director", {9, 10, 11}),
+        ("the TD gave us a ruling and twenty minutes later said he had got it wrong", {82}),
+    ],
+)
+def test_a_card_or_call_at_the_border_of_two_laws_finds_its_own(matcher: Matcher, text: str, laws: set[int]) -> None:
+    """A bidding card put out while another seat was still to call is out of rotation (31, 32), not a change of
+    call (25); a lead on declarer's "your turn" is 47E1; a defender's card in the play is 49 and 50, not the
+    auction's 24; players who rectify alone are read by the director's laws (9B1, 10A, 11A) over the
+    irregularity's own; the director's error is 82 (issue 22, twenty-eighth round)."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+def test_the_player_who_did_not_see_the_bid_is_insufficient_and_dummys_question_is_dummys() -> None:
+    """A bid below the last by a player who "thought she was opening" is insufficient (27), not out of rotation
+    (31); dummy who asks a defender "none left?" breaks 42B1's "but not a defender" (43), while dummy who asks
+    declarer moves nothing; declarer's own dropped card is 48, not a played card (45)."""
+    deciders = load_deciders()
+    assert decide(deciders, 31, 27, "LHO opened 1S and partner bid 1H, she hadn't seen the opening") == 27
+    assert decide(deciders, 61, 43, "dummy asked east if he had any clubs") == 43
+    assert decide(deciders, 61, 43, "dummy asked declarer whether he had any clubs") is None
+    assert decide(deciders, 45, 48, "i was declarer and dropped the king face up") == 48
+    said = heard("dummy asked declarer 'no spades?' when he showed out")
+    told = {r.told for r in load_relations() if r.laws(said)}
+    assert "dummy asked a defender whether he had a card of the suit" not in told
