@@ -356,6 +356,15 @@ def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> 
     assert all("comparable" not in a.question for a in state.answered)
 
 
+def test_a_double_of_partners_bid_after_the_final_pass_is_cancelled_and_never_reopens_the_auction() -> None:
+    # Walk 39, 89b/89c (WRONG): East doubled partner's 4S after 1S-P-4S-P-P-P. Taken as "a double Law 19 forbids",
+    # the chart ruled 36B2/36B4 and reopened an ended auction; Law 39A cancels every call after the final pass.
+    state = answer("inadmissible-call", {"what": "double", "double-when": "after-final"}, until="after-final")
+    assert state.node.id == "after-final" and "39A" in state.node.laws
+    state = answer("inadmissible-call", {}, until="after-final", offence="double", call="after-final")
+    assert state.node.id == "after-final" and all(a.question != "What was wrong with the call?" for a in state.answered)
+
+
 def test_inadmissible_double_noticed_after_the_opening_lead() -> None:
     state = answer("inadmissible-call", {"what": "double", "double-when": "after-lead"})
     assert state.finished and state.rulings[-1].laws == ("36C",)
@@ -735,10 +744,11 @@ def test_a_slip_noticed_after_partner_called_stands_under_25a4_and_25a5_a_change
 
 
 def test_an_inadmissible_double_noticed_after_the_final_pass_but_before_the_lead_has_its_answer() -> None:
-    # 36C applies only once the opening lead is faced; in the Clarification Period 36A/36B still apply.
+    # 36C applies only once the opening lead is faced; in the Clarification Period 36A/36B still apply to a double
+    # made during the auction (one made after the final pass is Law 39's: its own option).
     question = load_charts()["inadmissible-call"].nodes["double-when"]
     label = next(option.label for option in question.options if option.id == "auction")
-    assert "after the final pass" in label
+    assert "During the auction" in label and "before the opening lead" in label
     state = answer("inadmissible-call", {"what": "double", "double-when": "auction"}, until="double-intended")
     assert state.node.id == "double-intended"
 
