@@ -1136,6 +1136,36 @@ def test_a_card_put_down_after_being_told_it_was_my_lead_is_not_declarers_spread
             "in the end. can the td do anything?",
             "72C",
         ),
+        # the twenty-seventh readings: a lower bid told as if partner were opening is insufficient (27B2)
+        (
+            "lho opened 2h and partner bid 1s by mistake, then passed when the td came. do i have to pass for "
+            "the rest of the auction?",
+            "27B2",
+        ),
+        # an opponent named with an aside told the player it was their lead (47E1)
+        (
+            "declarer, on my left, told me it was my lead, so i led. partner was on lead. is my card a penalty card?",
+            "47E1",
+        ),
+        # a revoke found after the round had changed transfers no trick (64B5)
+        (
+            "we found out in the bar that lho had not followed to a heart, the round had long changed. any tricks?",
+            "64B5",
+        ),
+        # partner's pass at the asker's left-hand opponent's turn bars partner, not the asker (30A)
+        ("my partner passed when it was lho's turn, nobody had called. can i still bid?", "30A"),
+        # the asker's call out of turn called over by the player whose turn it was (28B)
+        ("i passed before my lho, who was dealer, and she then opened 1h. am i barred?", "28B"),
+        # part of the auction restated is a partial review (20B), not a question about one call (20F3)
+        ("can i have just the last few bids repeated?", "20B"),
+        # a low card dropped by a defender is a minor penalty card: no lead restriction for partner (50C)
+        ("i dropped the 5 of hearts face up in the play. declarer says partner may not lead hearts now. right?", "50C"),
+        # the deciding sentences written for the twenty-seventh readings: 50D2's wait and 75D2's guess
+        ("partner has a penalty card and i won the trick and led straight away. was i supposed to wait?", "50D2"),
+        (
+            "partner explained my 3c as a transfer but we never discussed it, he was guessing. why did the td adjust?",
+            "75D2",
+        ),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
@@ -1174,6 +1204,15 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
             "called the director. what now?",
             "insufficient-bid-replaced-early",
         ),
+        # the twenty-seventh readings: partner's call at an opponent's turn is not one at the asker's turn
+        ("partner passed out of turn when it was my lho's turn. am i barred now?", "partner-called-out-of-turn"),
+        # the asker forgetting the auction is no wrong review
+        (
+            "it's trick 3 and i'm defending, i forgot the bidding. can i ask for it to be repeated?",
+            "review-of-auction-wrong",
+        ),
+        # part of the auction restated is no question about a single call
+        ("can i ask for just the last two calls to be repeated?", "asking-about-one-call"),
     ],
 )
 def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
