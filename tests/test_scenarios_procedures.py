@@ -568,6 +568,18 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     assert [n.node for n in state.notes].count("adjust-note") == 1 and len(state.notes) == 1
 
 
+def test_players_who_dispute_a_ruling_the_director_stands_by_are_sent_to_appeal_not_to_82c() -> None:
+    # Walk 39 #81 (H27): 82C corrects a ruling "that the Director subsequently determines to be incorrect"; the
+    # option said only "A ruling given was wrong", and players disputing a ruling had no way to the appeal (92A).
+    labels = {o.id: o.label for o in load_charts()["director-error"].nodes["what"].options}
+    assert labels["ruling"].startswith("The Director now finds")
+    state = answer("director-error", {"what": "disputed"}, until="appeal/in-time")
+    assert state.chart.id == "appeal" and "92A" in note(state, "through-director").laws
+    chosen = {"what": "disputed", "appeal/in-time": "yes", "appeal/concurrence": "pairs-yes", "appeal/subject": "law"}
+    state = answer("director-error", chosen)
+    assert state.finished and state.rulings[-1].node == "law-point" and "82C" not in state.rulings[-1].laws
+
+
 def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
     # 82C adjusts only "if no rectification will allow the board to be scored normally" (walk 17 #5b: the
     # adjusted-score chart asserted it when reached directly).
