@@ -1257,6 +1257,25 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
 
 
+def test_an_opponent_who_will_not_explain_his_call_is_misinformation_once_the_agreement_is_found() -> None:
+    # Walk 36 #19 (H27): "we play it how we play it" had no option; the director reached the ruling only as "own
+    # explanation was wrong". 20F1 entitles the asker to know; a failure to disclose is misinformation (75D1).
+    refused = {"what": "question", "question": "refused"}
+    state = answer("explanation-of-calls", refused, until="misinformation/agreement")
+    told = note(state, "question-refused")
+    assert "is no answer" in told.text and {"20F1", "75D1"} <= set(told.laws)
+    assert "during the auction" not in told.text  # no 20F4(a) duty printed as though it had happened
+    chosen = {
+        **refused,
+        "misinformation/agreement": "explanation",
+        "misinformation/ask-stage": "after-play",
+        "misinformation/late-who": "no-one",
+        "misinformation/damage": "yes",
+    }
+    adjusted = answer("explanation-of-calls", chosen, until="adjusted-score/contest")
+    assert adjusted.chart.id == "adjusted-score"
+
+
 def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
     # Walk 21 #14: "Which side will that player be on?" was asked while the bidding was still going on.
     going_on = {"what": "partner-wrong", "partner-wrong-said": "not-yet"}
