@@ -1276,6 +1276,30 @@ def test_an_opponent_who_will_not_explain_his_call_is_misinformation_once_the_ag
     assert adjusted.chart.id == "adjusted-score"
 
 
+def test_an_explanation_found_wrong_after_the_hand_does_not_read_the_explainers_auction_duty() -> None:
+    # Walk 39 #94 (H27): "waiting" explained, the card showed a negative, found after the hand. "A player's own
+    # explanation was wrong" read 20F4(a) ("must call the Director before the end of the Clarification Period")
+    # into a ruling where nobody had realised anything during the auction.
+    chosen = {
+        "what": "found-wrong",
+        "misinformation/agreement": "explanation",
+        "misinformation/ask-stage": "after-play",
+        "misinformation/late-who": "no-one",
+        "misinformation/damage": "yes",
+    }
+    state = answer(
+        "explanation-of-calls",
+        chosen
+        | {
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/self-inflicted": "no",
+            "adjusted-score/can-assign": "single",
+        },
+    )
+    assert state.finished and "own-wrong" not in [node for _chart, node in state.trail]
+    assert "before the end of the Clarification Period" not in " ".join(outcome_texts(state))
+
+
 def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
     # Walk 21 #14: "Which side will that player be on?" was asked while the bidding was still going on.
     going_on = {"what": "partner-wrong", "partner-wrong-said": "not-yet"}
