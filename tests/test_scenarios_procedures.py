@@ -1078,6 +1078,18 @@ def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregular
     assert laws == ("85A1", "29A")
 
 
+def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_call_chart() -> None:
+    # Walk 38, 64b (H27): the facts in dispute were a pass then 2H (Law 25); the list had no change of call, and
+    # "Another, or none" ended on "rule on it with its own chart" without naming or reaching one.
+    chosen = {"facts-agreed": "no", "determined": "yes", "which-irregularity": "change-of-call"}
+    state = answer("disputed-facts", chosen, until="change-of-call/intent")
+    assert state.chart.id == "change-of-call"
+    labels = {o.id: o.label for o in load_charts()["disputed-facts"].nodes["which-irregularity"].options}
+    assert "its own chart" in labels["other"]
+    other = {"facts-agreed": "yes", "which-irregularity": "other", "law-covers": "rectification"}
+    assert "list of charts" in answer("disputed-facts", other).rulings[-1].text
+
+
 def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
     # The eighth walk: "I'm drawing trumps and the clubs are good", answered "No" to "Did the claimer mention that
     # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
