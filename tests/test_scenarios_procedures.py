@@ -443,6 +443,29 @@ def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     assert teams[0] == pairs[0] == individual[0] == "12C2(a)"
 
 
+def test_a_board_not_played_says_that_unduly_slow_play_may_also_draw_a_procedural_penalty() -> None:
+    # Walk 38 #58 (H27): "shouldn't they have been penalised?" for a board not reached through slow play; the
+    # average minus / average plus was right (12C2(a)) but nothing said slow play is itself penalised (90B2).
+    chosen = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "one-side",
+    }
+    state = answer("adjusted-score", chosen)
+    assert "played unduly slowly" in " ".join(outcome_texts(state))
+    assert {"90A", "90B2"} <= set(Engine(load_charts()).ruling_laws(state))
+    too_many = {
+        "in-time": "yes",
+        "ask-reason": "damage",
+        "damaged": "yes",
+        "contest": "pairs",
+        "can-assign": "not-obvious",
+    }
+    other = answer("adjusted-score", too_many | {"artificial-fault": "one-side"})
+    assert other.rulings[-1].node == "avg-minus-plus" and "unduly slowly" not in " ".join(outcome_texts(other))
+
+
 def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side_at_fault() -> None:
     """12C3: adjusted scores apply equally to both members of the offending side, even if only one offended."""
     state = answer(
