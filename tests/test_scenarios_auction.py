@@ -851,9 +851,20 @@ def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial
 def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:
     # Walk 31, #86 (H25:86): every answer to "What was the problem with the question?" assumed an improper one;
     # the 20F1 answer ("at his own turn to call") was only behind "Asked out of turn / partner's follow-up".
-    state = answer("explanation-of-calls", {"what": "question", "question": "when"})
+    state = answer("explanation-of-calls", {"what": "question", "question": "when", "question-when-used": "no"})
     assert state.finished and state.rulings[-1].laws[:2] == ("20F1", "20F2")
     assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
+
+
+def test_a_legitimate_question_partner_may_have_used_goes_on_to_the_16b1_test() -> None:
+    # Walk 38, 54b (H27): LHO's question was in turn, but partner then led the suit it asked about; the chart
+    # ended on the general text about when to ask, without the test of the lead (16B1).
+    chosen = {"what": "question", "question": "when", "question-when-used": "yes"}
+    state = answer("explanation-of-calls", chosen, until="unauthorised-information/partner-facts")
+    assert state.chart.id == "unauthorised-information" and "16B1" in note(state, "question-when-ui").laws
+    chosen |= {"unauthorised-information/partner-facts": "yes", "unauthorised-information/play-ended": "yes"}
+    state = answer("explanation-of-calls", chosen, until="unauthorised-information/suggested")
+    assert state.node.id == "suggested"  # could the question have suggested the lead partner chose?
 
 
 def test_partners_question_is_named_among_the_sources_of_unauthorised_information() -> None:

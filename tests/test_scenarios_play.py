@@ -22,6 +22,21 @@ def test_dummy_who_looked_at_a_hand_points_out_a_defenders_lead_out_of_turn() ->
     assert {"43B3", "43B1"} <= set(state.rulings[-1].laws)
 
 
+def test_dummy_who_asks_a_defender_whether_she_has_none_breaks_42b1_and_her_corrected_card_is_a_penalty_card() -> None:
+    # Walk 36 #21, walk 37 #49 (H27): "don't you have any hearts?" to a defender had no answer of its own, and the
+    # ruling reached never cited 42B1 ("Dummy may ask declarer (but not a defender)") nor said what became of the
+    # defender's corrected card (62B1).
+    none = answer("dummy-rights", {"what-happened": "asked-defender", "defender-asked": "no"})
+    assert none.finished and none.rulings[-1].laws[:2] == ("42B1", "61B2(b)")
+    assert "not a defender" in none.rulings[-1].text and "nothing to correct" in none.rulings[-1].text
+    revoked = {"what-happened": "asked-defender", "defender-asked": "yes", "defender-asked-rights": "no"}
+    state = answer("dummy-rights", revoked, until="revoke/trick-twelve")
+    assert state.chart.id == "revoke" and "42B1" in note(state, "defender-asked-kept").laws
+    revoked |= {"revoke/trick-twelve": "no", "revoke/established": "no", "revoke/who-revoked": "defender"}
+    state = answer("dummy-rights", revoked, until="penalty-card/how-many")
+    assert "becomes a major penalty card" in note(state, "revoke/defender-corrects").text
+
+
 def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
     state = answer("dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"})
     ruling = state.rulings[-1]

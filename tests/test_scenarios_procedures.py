@@ -443,6 +443,29 @@ def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     assert teams[0] == pairs[0] == individual[0] == "12C2(a)"
 
 
+def test_a_board_not_played_says_that_unduly_slow_play_may_also_draw_a_procedural_penalty() -> None:
+    # Walk 38 #58 (H27): "shouldn't they have been penalised?" for a board not reached through slow play; the
+    # average minus / average plus was right (12C2(a)) but nothing said slow play is itself penalised (90B2).
+    chosen = {
+        "in-time": "yes",
+        "ask-reason": "no-result",
+        "contest-artificial": "pairs",
+        "artificial-fault": "one-side",
+    }
+    state = answer("adjusted-score", chosen)
+    assert "played unduly slowly" in " ".join(outcome_texts(state))
+    assert {"90A", "90B2"} <= set(Engine(load_charts()).ruling_laws(state))
+    too_many = {
+        "in-time": "yes",
+        "ask-reason": "damage",
+        "damaged": "yes",
+        "contest": "pairs",
+        "can-assign": "not-obvious",
+    }
+    other = answer("adjusted-score", too_many | {"artificial-fault": "one-side"})
+    assert other.rulings[-1].node == "avg-minus-plus" and "unduly slowly" not in " ".join(outcome_texts(other))
+
+
 def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side_at_fault() -> None:
     """12C3: adjusted scores apply equally to both members of the offending side, even if only one offended."""
     state = answer(
@@ -566,6 +589,18 @@ def test_directors_wrong_ruling_found_too_late_to_fix_normally() -> None:
     passed = [f"{chart}/{node}" for chart, node in state.trail]
     assert "adjusted-score/scored-normally" not in passed and "adjusted-score/both-non-offending-aloud" not in passed
     assert [n.node for n in state.notes].count("adjust-note") == 1 and len(state.notes) == 1
+
+
+def test_players_who_dispute_a_ruling_the_director_stands_by_are_sent_to_appeal_not_to_82c() -> None:
+    # Walk 39 #81 (H27): 82C corrects a ruling "that the Director subsequently determines to be incorrect"; the
+    # option said only "A ruling given was wrong", and players disputing a ruling had no way to the appeal (92A).
+    labels = {o.id: o.label for o in load_charts()["director-error"].nodes["what"].options}
+    assert labels["ruling"].startswith("The Director now finds")
+    state = answer("director-error", {"what": "disputed"}, until="appeal/in-time")
+    assert state.chart.id == "appeal" and "92A" in note(state, "through-director").laws
+    chosen = {"what": "disputed", "appeal/in-time": "yes", "appeal/concurrence": "pairs-yes", "appeal/subject": "law"}
+    state = answer("director-error", chosen)
+    assert state.finished and state.rulings[-1].node == "law-point" and "82C" not in state.rulings[-1].laws
 
 
 def test_a_wrong_rectification_that_can_still_be_corrected_is_no_adjusted_score() -> None:
@@ -1066,6 +1101,18 @@ def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregular
     assert laws == ("85A1", "29A")
 
 
+def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_call_chart() -> None:
+    # Walk 38, 64b (H27): the facts in dispute were a pass then 2H (Law 25); the list had no change of call, and
+    # "Another, or none" ended on "rule on it with its own chart" without naming or reaching one.
+    chosen = {"facts-agreed": "no", "determined": "yes", "which-irregularity": "change-of-call"}
+    state = answer("disputed-facts", chosen, until="change-of-call/intent")
+    assert state.chart.id == "change-of-call"
+    labels = {o.id: o.label for o in load_charts()["disputed-facts"].nodes["which-irregularity"].options}
+    assert "its own chart" in labels["other"]
+    other = {"facts-agreed": "yes", "which-irregularity": "other", "law-covers": "rectification"}
+    assert "list of charts" in answer("disputed-facts", other).rulings[-1].text
+
+
 def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
     # The eighth walk: "I'm drawing trumps and the clubs are good", answered "No" to "Did the claimer mention that
     # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
@@ -1243,6 +1290,49 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     assert "from partner's remark in the auction" in asked.ask
     kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
     assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
+
+
+def test_an_opponent_who_will_not_explain_his_call_is_misinformation_once_the_agreement_is_found() -> None:
+    # Walk 36 #19 (H27): "we play it how we play it" had no option; the director reached the ruling only as "own
+    # explanation was wrong". 20F1 entitles the asker to know; a failure to disclose is misinformation (75D1).
+    refused = {"what": "question", "question": "refused"}
+    state = answer("explanation-of-calls", refused, until="misinformation/agreement")
+    told = note(state, "question-refused")
+    assert "is no answer" in told.text and {"20F1", "75D1"} <= set(told.laws)
+    assert "during the auction" not in told.text  # no 20F4(a) duty printed as though it had happened
+    chosen = {
+        **refused,
+        "misinformation/agreement": "explanation",
+        "misinformation/ask-stage": "after-play",
+        "misinformation/late-who": "no-one",
+        "misinformation/damage": "yes",
+    }
+    adjusted = answer("explanation-of-calls", chosen, until="adjusted-score/contest")
+    assert adjusted.chart.id == "adjusted-score"
+
+
+def test_an_explanation_found_wrong_after_the_hand_does_not_read_the_explainers_auction_duty() -> None:
+    # Walk 39 #94 (H27): "waiting" explained, the card showed a negative, found after the hand. "A player's own
+    # explanation was wrong" read 20F4(a) ("must call the Director before the end of the Clarification Period")
+    # into a ruling where nobody had realised anything during the auction.
+    chosen = {
+        "what": "found-wrong",
+        "misinformation/agreement": "explanation",
+        "misinformation/ask-stage": "after-play",
+        "misinformation/late-who": "no-one",
+        "misinformation/damage": "yes",
+    }
+    state = answer(
+        "explanation-of-calls",
+        chosen
+        | {
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/self-inflicted": "no",
+            "adjusted-score/can-assign": "single",
+        },
+    )
+    assert state.finished and "own-wrong" not in [node for _chart, node in state.trail]
+    assert "before the end of the Clarification Period" not in " ".join(outcome_texts(state))
 
 
 def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
