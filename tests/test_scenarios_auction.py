@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
+from bot.dialogs.facts import Description, answer_from
 from bot.dialogs.render import outcome_texts
 
 LEAD_RESTRICTION_LAWS = {"23A", "23C", "26", "26A", "26B"}  # a comparable call (23) or a lead restriction (26)
@@ -846,6 +847,21 @@ def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial
     after_call = {**overheard, "other-when": "after-call", "after-first-call": "adjust"}
     del after_call["interfere"], after_call["remedy"]
     assert answer("unauthorised-information", after_call).rulings[-1].laws[0].startswith("12C2")
+
+
+def test_an_opponents_card_seen_in_the_auction_is_not_answered_by_timing_into_an_adjusted_score() -> None:
+    # Walk 38, 68b (H27:68): "After the first call of the auction" also fitted an opponent's hand seen during the
+    # auction and reached 16D3's adjusted score; 74C5: "it is appropriate to act on information acquired by
+    # unintentionally seeing an opponent's card".
+    chart = load_charts()["unauthorised-information"]
+    node = chart.nodes["other-when"]
+    labels = {option.id: option.label for option in node.options}
+    assert "opponent's card" in labels["opponent-card"] and "opponent" not in labels["after-call"]
+    state = answer("unauthorised-information", {"ask-source": "other", "other-when": "opponent-card"})
+    assert state.finished and "74C5" in state.rulings[-1].laws and "may act on it" in state.rulings[-1].text
+    text = "After the first call South saw an opponent's card: West held her cards carelessly"
+    assert answer_from(Description(text), chart, node) is None
+    assert answer_from(Description("I overheard a result after the first call"), chart, node) == "after-call"
 
 
 def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:
