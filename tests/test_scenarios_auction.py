@@ -357,6 +357,27 @@ def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> 
     assert all("comparable" not in a.question for a in state.answered)
 
 
+def test_an_inadmissible_double_taken_for_a_call_out_of_rotation_is_asked_whose_turn_it_was() -> None:
+    # Walk 39, 97b (H27:97): the jump from call-out-of-rotation set the turn to "out of turn", so a double Law 19
+    # forbids, made at the offender's own turn, was ruled under 36B4 ("the auction reverts") instead of 36B2.
+    walked = {
+        "what-call": "double",
+        "inadmissible-double": "yes",
+        "inadmissible-call/double-when": "auction",
+        "inadmissible-call/double-intended": "intended",
+        "inadmissible-call/double-lho": "no",
+        "lead-restrictions/offender-role": "declaring-side",
+        "inadmissible-call/aware": "no",
+        "inadmissible-call/used-information": "no",
+    }
+    engine = Engine(load_charts())
+    own = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "yes"})
+    assert "36B2" in engine.ruling_laws(own) and "36B4" not in engine.ruling_laws(own)
+    assert "must substitute a legal call" in " ".join(outcome_texts(own))
+    other = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "no"})
+    assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in " ".join(outcome_texts(other))
+
+
 def test_a_double_of_partners_bid_after_the_final_pass_is_cancelled_and_never_reopens_the_auction() -> None:
     # Walk 39, 89b/89c (WRONG): East doubled partner's 4S after 1S-P-4S-P-P-P. Taken as "a double Law 19 forbids",
     # the chart ruled 36B2/36B4 and reopened an ended auction; Law 39A cancels every call after the final pass.
