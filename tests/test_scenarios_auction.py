@@ -538,6 +538,21 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
     assert state.chart.id == "insufficient-bid"
 
 
+def test_a_call_out_of_rotation_only_as_deemed_after_a_simultaneous_call_is_not_asked_who_called_since() -> None:
+    # Walk 36, 15b (H27:15): from simultaneous-calls the chart asked "did anyone call after the call out of
+    # rotation, or at the same moment?", but Law 33 deems the offender's LHO's call made first: no answer fitted.
+    state = answer(
+        "simultaneous-calls",
+        {"deemed-later": "no", "call-out-of-rotation/what-call": "pass", "call-out-of-rotation/whose-turn": "partner"},
+        until="call-out-of-rotation/lho-option",
+    )
+    assert all("did anyone call after" not in a.question for a in state.answered)
+    said = note(state, "call-out-of-rotation/deemed-later-note")
+    assert "neither accepts the call out of rotation nor cancels it" in said.text and "33" in said.laws
+    direct = answer("call-out-of-rotation", {"what-call": "pass", "whose-turn": "partner"}, until="called-since")
+    assert direct.node.id == "called-since"
+
+
 def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_deemed_in_turn() -> None:
     # Law 33 (walk 17, H22:40): "me and the man on my right put our bidding cards down at the same moment, it was
     # his go". A director who took the call-out-of-rotation chart was told 28B (cancelled, UI) or 31A2 (partner
