@@ -120,6 +120,17 @@ def test_low_said_with_dummy_on_lead_names_no_suit_so_a_defender_designates_the_
     assert following.rulings[-1].laws == ("46B1(a)",)
 
 
+def test_low_said_when_dummy_is_void_in_the_suit_led_names_no_card_so_a_defender_designates_it() -> None:
+    # Walk 36, 22b (H27:22): "dummy was following" led to "the lowest card of the suit led" with no check that dummy
+    # held the suit; void, "low" names nothing in dummy and 46B5 lets either defender choose.
+    unclear = {"what-happened": "unclear", "incontrovertible": "no"}
+    for said in ("low", "high"):
+        void = answer("card-from-dummy", unclear | {"what-said": said, f"{said}-leading": "void"})
+        assert void.rulings[-1].laws[0] == "46B5" and "either defender may designate" in void.rulings[-1].text
+    holding = answer("card-from-dummy", unclear | {"what-said": "low", "low-leading": "no"})
+    assert holding.rulings[-1].laws == ("46B1(c)",)
+
+
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
