@@ -727,13 +727,24 @@ def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_
     # cited 66C and parked "Play continues". 7B3: no player touches another's cards during or after play without
     # permission of an opponent or the Director; 90B5: a procedural-penalty offence.
     engine = Engine(load_charts())
-    state = answer("tricks-and-inspection", {"what": "handled", "adjusted-score/damaged": "no"})
+    state = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "no", "adjusted-score/damaged": "no"})
     assert not state.parked and engine.ruling_laws(state)[:2] == ("7B3", "7C") and "90B5" in engine.ruling_laws(state)
     read = " ".join(outcome_texts(state))
     assert "without the permission of an opponent or the Director" in read and "Play continues" not in read
     chart = load_charts()["tricks-and-inspection"]
     told = "After the round my opponent handled my cards to see what I held"
     assert answer_from(read_description(told), chart, chart.nodes["what"]) == "handled"
+
+
+def test_cards_handled_after_play_that_leave_a_claimed_revoke_unascertainable_are_ruled_for_the_other_side() -> None:
+    # Walk 36, #2 (H27:2): the chart cited 66D but never asked it. 66D: "If the Director can no longer ascertain the
+    # facts after such a claim has been made, and only one side has mixed its cards, the Director shall rule in
+    # favour of the other side."
+    mixed = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "yes", "mixed": "one-side"})
+    assert mixed.finished and mixed.rulings[-1].laws[0] == "66D"
+    assert "rules in favour of the other side" in mixed.rulings[-1].text
+    both = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "yes", "mixed": "otherwise"})
+    assert "does not apply" in both.rulings[-1].text
 
 
 def test_a_defender_playing_with_partners_lead_cites_58a_and_57d_not_57as_declarer_options() -> None:
