@@ -747,6 +747,17 @@ def test_cards_handled_after_play_that_leave_a_claimed_revoke_unascertainable_ar
     assert "does not apply" in both.rulings[-1].text
 
 
+def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
+    # Walk 38, #67 (H27:67): three cards dropped; the only answer was "a single card" and the ruling spoke of "the
+    # card". 48A: "Declarer is not required to play any card dropped accidentally".
+    chart = load_charts()["declarer-exposes-cards"]
+    labels = {option.id: option.label for option in chart.nodes["what"].options}
+    assert "one or more cards" in labels["dropped"]
+    state = answer("declarer-exposes-cards", {"what": "dropped", "card-played/declarer-how": "dropped"})
+    assert state.rulings[-1].laws == ("45C2", "48A")
+    assert "The card or cards" in state.rulings[-1].text and "not required to play any card" in state.rulings[-1].text
+
+
 def test_a_defender_playing_with_partners_lead_cites_58a_and_57d_not_57as_declarer_options() -> None:
     # Walk 30 #70: West led, East played at the same moment; 58A deems East's card played after the lead, at his
     # RHO's turn (57D). The chart cited 57A, whose four declarer options are for a defender ahead of his partner.
