@@ -900,6 +900,14 @@ def test_an_opponents_card_seen_in_the_auction_is_not_answered_by_timing_into_an
     assert answer_from(Description("I overheard a result after the first call"), chart, node) == "after-call"
 
 
+def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
+    # Walks 37 #40 and 39 #79 (H27:40, H27:79): nothing told the director that a slow tray may come from either
+    # player on the far side of the screen; 16B1 makes unauthorized only information from partner.
+    node = load_charts()["unauthorised-information"].nodes["partner-facts"]
+    assert "Behind screens" in node.help and "either player on the far side" in node.help
+    assert "not by itself information from partner" in node.help
+
+
 def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:
     # Walk 31, #86 (H25:86): every answer to "What was the problem with the question?" assumed an improper one;
     # the 20F1 answer ("at his own turn to call") was only behind "Asked out of turn / partner's follow-up".
