@@ -538,17 +538,17 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
     assert state.chart.id == "insufficient-bid"
 
 
-def test_a_call_out_of_rotation_only_as_deemed_after_a_simultaneous_call_is_not_asked_who_called_since() -> None:
+def test_a_call_out_of_rotation_only_as_deemed_after_a_simultaneous_call_asks_only_for_calls_made_since() -> None:
     # Walk 36, 15b (H27:15): from simultaneous-calls the chart asked "did anyone call after the call out of
-    # rotation, or at the same moment?", but Law 33 deems the offender's LHO's call made first: no answer fitted.
-    state = answer(
-        "simultaneous-calls",
-        {"deemed-later": "no", "call-out-of-rotation/what-call": "pass", "call-out-of-rotation/whose-turn": "partner"},
-        until="call-out-of-rotation/lho-option",
-    )
-    assert all("did anyone call after" not in a.question for a in state.answered)
-    said = note(state, "call-out-of-rotation/deemed-later-note")
-    assert "neither accepts the call out of rotation nor cancels it" in said.text and "33" in said.laws
+    # rotation, or at the same moment?", but Law 33 deems the call made at the same moment first: no answer fitted.
+    boot = {"deemed-later": "no", "call-out-of-rotation/what-call": "pass", "call-out-of-rotation/whose-turn": "rho"}
+    state = answer("simultaneous-calls", boot, until="call-out-of-rotation/called-since-simultaneous")
+    assert "neither accepts the call out of rotation nor cancels it" in state.node.ask
+    assert "same-moment" not in {option.id for option in state.node.options}
+    later = {**boot, "call-out-of-rotation/called-since-simultaneous": "correct-player"}
+    forfeited = answer("simultaneous-calls", later)
+    assert forfeited.finished and "28B" in Engine(load_charts()).ruling_laws(forfeited)
+    assert "right to rectification for the call out of rotation is forfeited" in " ".join(outcome_texts(forfeited))
     direct = answer("call-out-of-rotation", {"what-call": "pass", "whose-turn": "partner"}, until="called-since")
     assert direct.node.id == "called-since"
 
