@@ -6,6 +6,7 @@ from __future__ import annotations
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
+from bot.dialogs.facts import Description, answer_from
 from bot.dialogs.render import outcome_texts
 
 LEAD_RESTRICTION_LAWS = {"23A", "23C", "26", "26A", "26B"}  # a comparable call (23) or a lead restriction (26)
@@ -356,6 +357,27 @@ def test_inadmissible_double_cancelled_in_turn_keeps_the_lead_restrictions() -> 
     assert all("comparable" not in a.question for a in state.answered)
 
 
+def test_an_inadmissible_double_taken_for_a_call_out_of_rotation_is_asked_whose_turn_it_was() -> None:
+    # Walk 39, 97b (H27:97): the jump from call-out-of-rotation set the turn to "out of turn", so a double Law 19
+    # forbids, made at the offender's own turn, was ruled under 36B4 ("the auction reverts") instead of 36B2.
+    walked = {
+        "what-call": "double",
+        "inadmissible-double": "yes",
+        "inadmissible-call/double-when": "auction",
+        "inadmissible-call/double-intended": "intended",
+        "inadmissible-call/double-lho": "no",
+        "lead-restrictions/offender-role": "declaring-side",
+        "inadmissible-call/aware": "no",
+        "inadmissible-call/used-information": "no",
+    }
+    engine = Engine(load_charts())
+    own = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "yes"})
+    assert "36B2" in engine.ruling_laws(own) and "36B4" not in engine.ruling_laws(own)
+    assert "must substitute a legal call" in " ".join(outcome_texts(own))
+    other = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "no"})
+    assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in " ".join(outcome_texts(other))
+
+
 def test_a_double_of_partners_bid_after_the_final_pass_is_cancelled_and_never_reopens_the_auction() -> None:
     # Walk 39, 89b/89c (WRONG): East doubled partner's 4S after 1S-P-4S-P-P-P. Taken as "a double Law 19 forbids",
     # the chart ruled 36B2/36B4 and reopened an ended auction; Law 39A cancels every call after the final pass.
@@ -514,6 +536,21 @@ def test_a_simultaneous_call_deemed_later_that_is_insufficient_is_rectified_unde
         until="insufficient-bid/unintended",
     )
     assert state.chart.id == "insufficient-bid"
+
+
+def test_a_call_out_of_rotation_only_as_deemed_after_a_simultaneous_call_asks_only_for_calls_made_since() -> None:
+    # Walk 36, 15b (H27:15): from simultaneous-calls the chart asked "did anyone call after the call out of
+    # rotation, or at the same moment?", but Law 33 deems the call made at the same moment first: no answer fitted.
+    boot = {"deemed-later": "no", "call-out-of-rotation/what-call": "pass", "call-out-of-rotation/whose-turn": "rho"}
+    state = answer("simultaneous-calls", boot, until="call-out-of-rotation/called-since-simultaneous")
+    assert "neither accepts the call out of rotation nor cancels it" in state.node.ask
+    assert "same-moment" not in {option.id for option in state.node.options}
+    later = {**boot, "call-out-of-rotation/called-since-simultaneous": "correct-player"}
+    forfeited = answer("simultaneous-calls", later)
+    assert forfeited.finished and "28B" in Engine(load_charts()).ruling_laws(forfeited)
+    assert "right to rectification for the call out of rotation is forfeited" in " ".join(outcome_texts(forfeited))
+    direct = answer("call-out-of-rotation", {"what-call": "pass", "whose-turn": "partner"}, until="called-since")
+    assert direct.node.id == "called-since"
 
 
 def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_deemed_in_turn() -> None:
@@ -846,6 +883,29 @@ def test_information_overheard_before_any_call_adjusted_at_once_is_an_artificial
     after_call = {**overheard, "other-when": "after-call", "after-first-call": "adjust"}
     del after_call["interfere"], after_call["remedy"]
     assert answer("unauthorised-information", after_call).rulings[-1].laws[0].startswith("12C2")
+
+
+def test_an_opponents_card_seen_in_the_auction_is_not_answered_by_timing_into_an_adjusted_score() -> None:
+    # Walk 38, 68b (H27:68): "After the first call of the auction" also fitted an opponent's hand seen during the
+    # auction and reached 16D3's adjusted score; 74C5: "it is appropriate to act on information acquired by
+    # unintentionally seeing an opponent's card".
+    chart = load_charts()["unauthorised-information"]
+    node = chart.nodes["other-when"]
+    labels = {option.id: option.label for option in node.options}
+    assert "opponent's card" in labels["opponent-card"] and "opponent" not in labels["after-call"]
+    state = answer("unauthorised-information", {"ask-source": "other", "other-when": "opponent-card"})
+    assert state.finished and "74C5" in state.rulings[-1].laws and "may act on it" in state.rulings[-1].text
+    text = "After the first call South saw an opponent's card: West held her cards carelessly"
+    assert answer_from(Description(text), chart, node) is None
+    assert answer_from(Description("I overheard a result after the first call"), chart, node) == "after-call"
+
+
+def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
+    # Walks 37 #40 and 39 #79 (H27:40, H27:79): nothing told the director that a slow tray may come from either
+    # player on the far side of the screen; 16B1 makes unauthorized only information from partner.
+    node = load_charts()["unauthorised-information"].nodes["partner-facts"]
+    assert "Behind screens" in node.help and "either player on the far side" in node.help
+    assert "not by itself information from partner" in node.help
 
 
 def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_irregularity() -> None:

@@ -135,6 +135,17 @@ def test_low_said_with_dummy_on_lead_names_no_suit_so_a_defender_designates_the_
     assert following.rulings[-1].laws == ("46B1(a)",)
 
 
+def test_low_said_when_dummy_is_void_in_the_suit_led_names_no_card_so_a_defender_designates_it() -> None:
+    # Walk 36, 22b (H27:22): "dummy was following" led to "the lowest card of the suit led" with no check that dummy
+    # held the suit; void, "low" names nothing in dummy and 46B5 lets either defender choose.
+    unclear = {"what-happened": "unclear", "incontrovertible": "no"}
+    for said in ("low", "high"):
+        void = answer("card-from-dummy", unclear | {"what-said": said, f"{said}-leading": "void"})
+        assert void.rulings[-1].laws[0] == "46B5" and "either defender may designate" in void.rulings[-1].text
+    holding = answer("card-from-dummy", unclear | {"what-said": "low", "low-leading": "no"})
+    assert holding.rulings[-1].laws == ("46B1(c)",)
+
+
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
@@ -731,13 +742,35 @@ def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_
     # cited 66C and parked "Play continues". 7B3: no player touches another's cards during or after play without
     # permission of an opponent or the Director; 90B5: a procedural-penalty offence.
     engine = Engine(load_charts())
-    state = answer("tricks-and-inspection", {"what": "handled", "adjusted-score/damaged": "no"})
+    state = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "no", "adjusted-score/damaged": "no"})
     assert not state.parked and engine.ruling_laws(state)[:2] == ("7B3", "7C") and "90B5" in engine.ruling_laws(state)
     read = " ".join(outcome_texts(state))
     assert "without the permission of an opponent or the Director" in read and "Play continues" not in read
     chart = load_charts()["tricks-and-inspection"]
     told = "After the round my opponent handled my cards to see what I held"
     assert answer_from(read_description(told), chart, chart.nodes["what"]) == "handled"
+
+
+def test_cards_handled_after_play_that_leave_a_claimed_revoke_unascertainable_are_ruled_for_the_other_side() -> None:
+    # Walk 36, #2 (H27:2): the chart cited 66D but never asked it. 66D: "If the Director can no longer ascertain the
+    # facts after such a claim has been made, and only one side has mixed its cards, the Director shall rule in
+    # favour of the other side."
+    mixed = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "yes", "mixed": "one-side"})
+    assert mixed.finished and mixed.rulings[-1].laws[0] == "66D"
+    assert "rules in favour of the other side" in mixed.rulings[-1].text
+    both = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "yes", "mixed": "otherwise"})
+    assert "does not apply" in both.rulings[-1].text
+
+
+def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
+    # Walk 38, #67 (H27:67): three cards dropped; the only answer was "a single card" and the ruling spoke of "the
+    # card". 48A: "Declarer is not required to play any card dropped accidentally".
+    chart = load_charts()["declarer-exposes-cards"]
+    labels = {option.id: option.label for option in chart.nodes["what"].options}
+    assert "one or more cards" in labels["dropped"]
+    state = answer("declarer-exposes-cards", {"what": "dropped", "card-played/declarer-how": "dropped"})
+    assert state.rulings[-1].laws == ("45C2", "48A")
+    assert "The card or cards" in state.rulings[-1].text and "not required to play any card" in state.rulings[-1].text
 
 
 def test_a_defender_playing_with_partners_lead_cites_58a_and_57d_not_57as_declarer_options() -> None:

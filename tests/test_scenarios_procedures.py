@@ -650,6 +650,24 @@ def test_a_card_turned_over_while_dealing_is_offered_the_redeal_and_cites_no_cou
     assert "new shuffle and deal" in state.rulings[-1].text and state.rulings[-1].laws == ("6D1", "6B")
 
 
+def test_a_card_seen_in_the_deal_of_a_board_already_bid_is_not_told_it_may_not_be_redealt_then_offered_it() -> None:
+    # Walk 36, 1b (H27:1): the note said the board "may not be redealt", then the 16D2 options offered "Order the
+    # board redealt". 6D1's new shuffle and deal ends when the auction begins; 16D2(b) allows a redeal "if the form
+    # of competition allows of it".
+    walked = {
+        "what-happened": "misdeal",
+        "misdeal-when": "before-auction",
+        "first-time": "no",
+        "unauthorised-information/other-when": "before-call",
+        "unauthorised-information/interfere": "yes",
+        "unauthorised-information/remedy": "redeal",
+    }
+    state = answer("wrong-board", walked)
+    said = " ".join(outcome_texts(state))
+    assert state.finished and "may not be redealt" not in said and "no longer applies" in said
+    assert "where the form of competition allows" in said and state.rulings[-1].laws == ("16D2(b)",)
+
+
 def test_a_wrongly_marked_board_is_offered_its_chart_first() -> None:
     told = "board 9 is marked NS vul but by its number it should be EW vul, and two tables have bid on it"
     first = build_matcher(chart_entries()).match(told).candidates[0]
