@@ -1102,3 +1102,10 @@ def test_the_player_who_did_not_see_the_bid_is_insufficient_and_dummys_question_
     said = heard("dummy asked declarer 'no spades?' when he showed out")
     told = {r.told for r in load_relations() if r.laws(said)}
     assert "dummy asked a defender whether he had a card of the suit" not in told
+
+
+def test_declarers_own_named_card_fallen_is_law_48_before_a_defenders_card(matcher: Matcher) -> None:
+    """Walk 41, 29b: "declarer's 7 of hearts fell out of his hand" tied Laws 48 and 49, and the defender's chart
+    offered first made declarer's card a penalty card (48A: none of declarer's cards ever is)."""
+    result = matcher.match("declarer's queen of spades slipped out of his hand face up while he was playing to trick 4")
+    assert result.candidates[0].law == 48

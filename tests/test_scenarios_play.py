@@ -961,3 +961,11 @@ def test_a_defective_trick_ruling_tells_the_director_to_rule_partners_wrong_coun
     assert "rule on that player's count too: Law 67B2" in none_played.rulings[-1].text
     two_played = answer("defective-trick", {"when": "yes", "found": "extra-card", "restore": "none"})
     assert "rule on that player's count too: Law 67B1" in two_played.rulings[-1].text
+
+
+def test_a_card_of_declarers_reached_through_the_defenders_chart_is_never_a_penalty_card() -> None:
+    # Walk 41, 29b (WRONG): "declarer's 7 of hearts fell out of his hand" was offered the defender's chart first,
+    # and its questions made the card a minor penalty card; 48A: no card of declarer's or dummy's hand ever is.
+    state = answer("defender-exposes-card", {"how": "declarer"}, until="declarer-exposes-cards/what")
+    assert state.chart.id == "declarer-exposes-cards"
+    assert "48A" in note(state, "defender-exposes-card/declarer-card-note").laws
