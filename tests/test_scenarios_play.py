@@ -556,6 +556,7 @@ def test_a_defender_who_kept_a_penalty_card_is_ruled_by_law_52_not_the_revoke_co
             "trick-twelve": "no",
             "established": "no",
             "who-revoked": "penalty-card",
+            "penalty-card/not-played-entry": "no",
             "penalty-card/not-played-kind": "major",
         },
         until="penalty-card/failed-withdraw",
@@ -897,12 +898,15 @@ def test_declarer_requires_the_suit_of_a_penalty_card_partner_has_none_law_59_on
 def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None:
     # 50C: a minor penalty card only bars a lower non-honour of its suit; 50D1(a)'s first legal opportunity is a
     # major card's. A walk found the chart ordering the substitution (52B2) for any card played instead.
-    free = answer("penalty-card", {"situation": "not-played", "not-played-kind": "minor-free"})
+    free = answer(
+        "penalty-card", {"situation": "not-played", "not-played-entry": "no", "not-played-kind": "minor-free"}
+    )
     assert free.finished and free.rulings[-1].laws[0] == "50C" and "No irregularity" in free.rulings[-1].text
     lower = answer(
         "penalty-card",
         {
             "situation": "not-played",
+            "not-played-entry": "no",
             "not-played-kind": "minor-lower",
             "failed-withdraw": "no",
             "declarer-accepts": "refuse",
@@ -969,3 +973,11 @@ def test_a_card_of_declarers_reached_through_the_defenders_chart_is_never_a_pena
     state = answer("defender-exposes-card", {"how": "declarer"}, until="declarer-exposes-cards/what")
     assert state.chart.id == "declarer-exposes-cards"
     assert "48A" in note(state, "defender-exposes-card/declarer-card-note").laws
+
+
+def test_a_penalty_card_whose_suit_declarer_had_required_or_prohibited_need_not_be_played() -> None:
+    # Walk 42, 53b (WRONG): a defender kept the queen of spades after declarer had prohibited spades; the chart
+    # ordered the queen substituted (52B2). 50D2(a): once declarer chooses, the card is picked up, no penalty card.
+    state = answer("penalty-card", {"situation": "not-played", "not-played-entry": "yes"})
+    assert state.finished and state.rulings[-1].laws == ("50D2(a)", "50E2")
+    assert "stands" in state.rulings[-1].text
