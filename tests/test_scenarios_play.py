@@ -981,3 +981,12 @@ def test_a_penalty_card_whose_suit_declarer_had_required_or_prohibited_need_not_
     state = answer("penalty-card", {"situation": "not-played", "not-played-entry": "yes"})
     assert state.finished and state.rulings[-1].laws == ("50D2(a)", "50E2")
     assert "stands" in state.rulings[-1].text
+
+
+def test_dummy_plays_a_card_after_declarer_named_only_a_suit_the_lowest_of_it_is_played() -> None:
+    # Walk 40, 17c (WRONG): declarer said "heart" and dummy pulled out the ace; "declarer had named none" let
+    # declarer now name any card. 45D1 withdraws the ace, and 46B2 deems the lowest heart called.
+    told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
+    assert "45D1" in note(answer("card-from-dummy", told, until="incontrovertible"), "withdraw-incomplete").laws
+    state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit"})
+    assert state.finished and "46B2" in state.rulings[-1].laws
