@@ -1436,3 +1436,12 @@ def test_the_imp_averages_rule_is_shown_only_at_a_team_match() -> None:
     pairs = answer("adjusted-score", {**base, "contest-artificial": "pairs"}, until="artificial-fault")
     teams = answer("adjusted-score", {**base, "contest-artificial": "teams"}, until="artificial-fault-imps")
     assert pairs.node.setting is None and teams.node.setting == "imps_for_averages"
+
+
+def test_a_late_pair_whose_delay_left_boards_unplayed_gets_them_scored_before_the_penalty() -> None:
+    # Walk 43, #96: a pair twenty minutes late, two boards not played; the chart ended with a procedural penalty and
+    # never scored the boards (12C2(a): artificial adjusted scores by responsibility).
+    state = answer(
+        "procedural-penalty", {"offence": "late-slow", "late-boards": "yes"}, until="adjusted-score/contest-artificial"
+    )
+    assert state.chart.id == "adjusted-score" and state.node.id == "contest-artificial"
