@@ -593,12 +593,15 @@ def test_the_event_the_directors_ruling_or_a_sentence_that_finishes_the_last_is_
         "replaces the 2♦ card with 3♦. E-W call the director. Ruling?",  # the board's heading is no marking error
         "Dealer South. West opens 1D out of rotation at South's turn; before anyone calls the director, South bids "
         "1S. The director arrives after North has also called. Ruling?",  # the call over it, not a play irregularity
+        "Declarer claimed ten tricks and we agreed and wrote it on the bridgemate. When we looked at the hands after "
+        "the round, we saw that there was no way declarer could make the tenth trick, our diamond was always a "
+        "winner. The next round has started but the session isn't over. Can we still go back on our agreement?",
     ],
 )
 def test_a_sentence_that_dates_comments_on_or_sets_the_scene_of_an_incident_is_not_a_second_one(
     matcher: Matcher, story: str
 ) -> None:
-    """Walks 33–35 and 39 were offered "Now the second thing: …" for a timing clause, a board's heading or a
+    """Walks 33–35, 39 and 42 were offered "Now the second thing: …" for a timing clause, a board's heading or a
     partner's opinion, each walking a chart about nothing that happened."""
     assert matcher.match(story).incidents == ()
 
