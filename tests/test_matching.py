@@ -81,8 +81,6 @@ FLOORS = {
     "written-23": (0.82, 0.94),  # first run 0.780 / 0.910, never an example until spent (0.860 / 0.960)
     "written-24": (0.82, 0.93),  # first run 0.840 / 0.950, never an example until spent (0.850 / 0.950)
     "written-25": (0.87, 0.90),  # first run 0.890 / 0.920 and again at a895737, never an example until spent
-    "written-26": (0.86, 0.94),  # first run 0.880 / 0.960 and again at f938d76, never an example until spent
-    "written-27": (0.84, 0.90),  # first run 0.860 / 0.930 and again at 6f237e6, never an example until spent
 }  # -7 and -8 raised with the weighted naive Bayes (2026-11-26): 0.500 / 0.633 and 0.659 / 0.841
 
 
