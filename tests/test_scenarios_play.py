@@ -990,3 +990,18 @@ def test_dummy_plays_a_card_after_declarer_named_only_a_suit_the_lowest_of_it_is
     assert "45D1" in note(answer("card-from-dummy", told, until="incontrovertible"), "withdraw-incomplete").laws
     state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit"})
     assert state.finished and "46B2" in state.rulings[-1].laws
+
+
+def test_dummy_who_looked_at_a_hand_and_then_points_out_a_defenders_revoke_gets_no_trick_transfer() -> None:
+    # Walk 42, #52 (H29:52): the revoke chart never asked who drew attention, so a dummy who had broken 43A2 still
+    # got the automatic transfer. 43B3: no immediate rectification; only the defenders' gain is taken away.
+    established = {"what-happened": "revoke", "trick-twelve": "no", "established": "yes", "when-noticed": "in-time"}
+    lost = answer(
+        "revoke",
+        {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "lost", "dummy-drew-end": "yes"},
+    )
+    assert lost.rulings[-1].node == "dummy-drew-adjust" and "adjusts only the defenders' score" in lost.rulings[-1].text
+    assert "There is no trick transfer" in lost.rulings[-1].text
+    assert {"43B3", "43B1"} <= set(Engine(load_charts()).ruling_laws(lost))
+    kept = answer("revoke", {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "kept"}, until="revoke-trick")
+    assert "liable to a procedural penalty" in " ".join(outcome_texts(kept))
