@@ -1267,6 +1267,15 @@ def test_hands_put_back_in_the_wrong_pockets_go_to_the_fouled_board_not_the_wron
     assert state.chart.id == "fouled-board"
 
 
+def test_hands_in_the_wrong_pockets_found_before_anyone_played_them_are_put_back_in_their_pockets() -> None:
+    # Walk 41, #36b (H29:36): the only answer, "every table played the same deal", scored the board normally and
+    # never said to restore the hands to their pockets (7C) before the next table played it.
+    state = answer("wrong-board", {"what-happened": "wrong-pockets", "fouled-board/is-fouled": "before-play"})
+    assert state.rulings[-1].node == "restore-pockets"
+    assert "restored to the pocket of its own compass position" in state.rulings[-1].text
+    assert {"7C", "90B6"} <= set(state.rulings[-1].laws)
+
+
 def test_boards_played_at_the_wrong_table_ask_who_moved_them_north_by_law_8a2() -> None:
     # Walk 15 #65: North carried the boards to the wrong table; the artificial score follows responsibility
     # (12C2(a)), and unless the Director said otherwise North moves the boards (8A2).
