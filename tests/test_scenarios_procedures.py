@@ -1246,6 +1246,13 @@ def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> Non
     assert corrected.rulings[-1].laws == ("13A1",) and "played normally" in corrected.rulings[-1].text
 
 
+def test_the_seen_card_question_says_the_player_with_the_surplus_card_has_usually_seen_it() -> None:
+    # Walk 43, #95 (H29:95): a 14-12 deal; the bare question read as "No" and ruled 13A1, though the player holding 14
+    # had seen the card that belongs to the short hand (13A2).
+    seen = load_charts()["wrong-number-of-cards"].nodes["seen-card"]
+    assert "A surplus card belongs to the short hand" in seen.help and "usually" in seen.help
+
+
 def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke() -> None:
     # 74A1/74A2 make the remarks an offence; 91A gives the Director the power to suspend for the session.
     chart = load_charts()["procedural-penalty"]
