@@ -490,7 +490,16 @@ def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_co
             "facts": "yes",
         },
     )
-    assert done.rulings[-1].laws == ("79B2", "66D", "85A1")
+    assert done.rulings[-1].laws == ("79B2", "66D", "85A1", "65D")
+
+
+def test_a_count_settled_from_the_cards_warns_that_a_side_that_gathered_its_cards_risked_doubtful_tricks() -> None:
+    # Walk 43, #94 (H29:94): N-S gathered their played cards before the count was agreed; the ruling never said what
+    # 65D costs them: the player "jeopardizes his right to claim ownership of doubtful tricks".
+    answers = {"what": "count", "count-when": "play-ended", "claim-involved": "no", "facts": "yes"}
+    done = answer("tricks-and-inspection", answers)
+    assert done.rulings[-1].node == "rule-score" and "65D" in done.rulings[-1].laws
+    assert "jeopardized their right to claim ownership of doubtful tricks" in done.rulings[-1].text
 
 
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
