@@ -836,6 +836,17 @@ def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_
     assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws
 
 
+def test_a_leader_who_changed_the_face_down_lead_on_their_own_leads_the_original_card() -> None:
+    # Walk 41, #40 (H29:40): a face-down club five changed to the jack reached 41A only through "a player asked for a
+    # review", and the ruling then spoke of a question nobody asked. 41A: withdrawn only on the Director's instruction.
+    swapped = answer("start-of-play", {"what-happened": "lead-swapped", "swap-why": "own-accord"})
+    ruling = swapped.rulings[-1]
+    assert ruling.laws == ("41A",) and "original card is the opening lead" in ruling.text
+    assert "question" not in ruling.text
+    corrected = answer("start-of-play", {"what-happened": "lead-swapped", "swap-why": "corrected"})
+    assert corrected.rulings[-1].node == "lead-withdrawn" and "47E2(a)" in corrected.rulings[-1].laws
+
+
 def test_a_face_down_lead_changed_after_partners_question_stays_the_original_card() -> None:
     # Walk12, H20:35: "she picked the face down card back up and put a different one face down": the chart faced
     # the substitute. 41A: a face-down lead may be withdrawn only on the Director's instruction after an
