@@ -836,6 +836,16 @@ def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_
     assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws
 
 
+def test_a_review_of_the_auction_at_the_start_of_play_is_spoken_and_cites_the_law_that_grants_it() -> None:
+    # Walk 41, #32 (H29:32): the bidding cards were back in the boxes; the ruling cited 20F2 alone and never said the
+    # review is a spoken restatement. 20C2 grants it at the first turn to play; an opponent restates (20D).
+    first = answer("start-of-play", {"what-happened": "review", "review-when": "first-turn"}).rulings[-1]
+    assert first.laws[:2] == ("41B", "20C2") and "restates the calls aloud, in full" in first.text
+    asked = {"what-happened": "review", "review-when": "before-faced", "review-who": "entitled", "lead-changed": "no"}
+    before = answer("start-of-play", asked).rulings[-1]
+    assert "20D" in before.laws and "restates all the calls aloud" in before.text
+
+
 def test_a_leader_who_changed_the_face_down_lead_on_their_own_leads_the_original_card() -> None:
     # Walk 41, #40 (H29:40): a face-down club five changed to the jack reached 41A only through "a player asked for a
     # review", and the ruling then spoke of a question nobody asked. 41A: withdrawn only on the Director's instruction.
