@@ -1131,6 +1131,14 @@ def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_
     assert "list of charts" in answer("disputed-facts", other).rulings[-1].text
 
 
+def test_a_disputed_card_from_dummy_once_established_hands_over_to_the_card_from_dummy_chart() -> None:
+    # Walk 42, #67 (H29:67): the dispute was which card declarer had named from dummy (Law 45); the list had no
+    # answer for it, and "Another, or none" ended on "rule on it with its own chart" without reaching 45D.
+    chosen = {"facts-agreed": "no", "determined": "yes", "which-irregularity": "card-from-dummy"}
+    state = answer("disputed-facts", chosen, until="card-from-dummy/what-happened")
+    assert state.chart.id == "card-from-dummy"
+
+
 def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
     # The eighth walk: "I'm drawing trumps and the clubs are good", answered "No" to "Did the claimer mention that
     # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
