@@ -1394,18 +1394,26 @@ def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_ove
 def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_at_the_end() -> None:
     # Walk 21 #16 (H23:16): an opponent read his notes booklet at his turn to bid; the chart ended at a procedural
     # penalty. What he read is no information 16A1 lets him use; damage is redressed under 12A1.
-    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-card-play-on")
+    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-system-card/own-card-play-on")
     assert state.parked and "procedural penalty" in note(state, "own-card").text
     helped = answer(
         "explanation-of-calls",
-        {"what": "own-system-card", "own-card-used": "yes", "adjusted-score/contest": "pairs"},
+        {"what": "own-system-card", "own-system-card/own-card-used": "yes", "adjusted-score/contest": "pairs"},
         until="adjusted-score/can-assign",
     )
     assert helped.chart.id == "adjusted-score"
     laws = Engine(load_charts()).ruling_laws(helped)
     assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
-    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
+    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-system-card/own-card-used": "no"})
     assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
+
+
+def test_the_partnership_understandings_chart_reaches_the_ruling_on_consulting_ones_own_system_card() -> None:
+    # Walk 41, #35 (H29:35): Law 40 was offered first for "consulted her own system card" and had no answer for it;
+    # 40B2(b) forbids it, and the ruling was only in the explanation-of-calls chart.
+    state = answer("partnership-understandings", {"what": "own-card", "own-system-card/own-card-used": "no"})
+    assert state.rulings[-1].node == "own-card-stands" and "the score stands" in state.rulings[-1].text
+    assert "40B2(b)" in Engine(load_charts()).ruling_laws(state)
 
 
 def test_a_defender_who_knew_partner_misexplained_and_never_corrected_it_is_told_he_broke_20f5() -> None:
