@@ -481,6 +481,24 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
 
 
+def test_lhos_call_over_a_call_out_of_rotation_or_an_insufficient_bid_is_ruled_by_its_own_law_not_11a() -> None:
+    # Walk 42, #57 (H29:57): a call over a call out of rotation reached "Do you rule that it is forfeited?" (11A), a
+    # discretion; 29A decides (LHO's call forfeits rectification), and 27A1 for an insufficient bid.
+    over_call = {"who-drew": "opponent", "players-acted": "lho-over-call"}
+    assert answer("irregularity-procedure", over_call, until="call-out-of-rotation/what-call").chart.id == (
+        "call-out-of-rotation"
+    )
+    over_bid = {
+        "who-drew": "opponent",
+        "players-acted": "lho-over-insufficient",
+        "insufficient-bid/unintended": "intended",
+        "insufficient-bid/in-rotation": "in-turn",
+        "insufficient-bid/lho-accepts": "accept",
+    }
+    accepted = answer("irregularity-procedure", over_bid)
+    assert accepted.rulings[-1].laws[0] == "27A1" and "11A" not in accepted.rulings[-1].laws
+
+
 def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the_directors_allow_or_forfeit() -> None:
     # Walk 26 #56: declarer led from the wrong hand, a defender said so and declarer led from dummy, before the
     # Director came. The procedure chart ruled Law 10 in general and "(Rule on the irregularity with its own
