@@ -499,6 +499,15 @@ def test_lhos_call_over_a_call_out_of_rotation_or_an_insufficient_bid_is_ruled_b
     assert accepted.rulings[-1].laws[0] == "27A1" and "11A" not in accepted.rulings[-1].laws
 
 
+def test_a_player_who_noticed_their_own_sides_past_infraction_is_told_72b2_and_its_exceptions() -> None:
+    # Walk 42, #70 (H29:70): the chart asked who had called since and whether the offender corrected it, and ended in
+    # Law 10's general text; 72B2 answers it, with its exceptions (62A, 20F5, 79A2) and 72B3's ban on concealing.
+    state = answer("irregularity-procedure", {"who-drew": "nobody", "nobody-what": "own-past"})
+    ruling = state.rulings[-1]
+    assert ruling.laws[0] == "72B2" and {"62A", "72B3", "79A2"} <= set(ruling.laws)
+    assert "no obligation to draw attention" in ruling.text and "mixing the cards" in ruling.text
+
+
 def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the_directors_allow_or_forfeit() -> None:
     # Walk 26 #56: declarer led from the wrong hand, a defender said so and declarer led from dummy, before the
     # Director came. The procedure chart ruled Law 10 in general and "(Rule on the irregularity with its own
