@@ -393,6 +393,15 @@ def test_inadmissible_double_noticed_after_the_opening_lead() -> None:
     assert "as if the inadmissible call had not been made" in state.rulings[-1].text
 
 
+def test_a_card_put_face_down_during_the_auction_goes_back_to_hand_and_the_act_is_unauthorized_for_partner() -> None:
+    # Walk 40, #6 (H29:6): a card put face down during the auction had no answer; Law 24 needs a card whose face
+    # partner could see, so there is no rectification, but the gesture is information for partner (16B1).
+    state = answer("card-exposed-during-auction", {"any-call": "yes", "own-error": "face-down"})
+    ruling = state.rulings[-1]
+    assert "24" not in ruling.laws and {"41A", "16B1"} <= set(ruling.laws)
+    assert "goes back into the player's hand" in ruling.text and "unauthorized information" in ruling.text
+
+
 def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_up() -> None:
     state = answer(
         "card-exposed-during-auction",
