@@ -492,7 +492,16 @@ def test_an_adjusted_score_asked_for_after_the_time_for_a_ruling_is_refused() ->
     # given an assigned adjusted score with no time question (12A, 92B, 81C3).
     state = answer("adjusted-score", {"in-time": "no"})
     assert "No adjusted score" in state.rulings[-1].text and "score stands as entered" in state.rulings[-1].text
-    assert state.rulings[-1].laws == ("12A", "92B", "81C3")
+    assert state.rulings[-1].laws == ("12A", "92B", "81C3", "79C1")
+
+
+def test_the_time_question_also_fits_a_director_correcting_their_own_ruling_later() -> None:
+    # Walk 41, #46 (H29:46): a Director changed his own table ruling two days later; the question spoke only of a
+    # player's request, and the refusal said the Director "was asked" too late. 81C3: the periods of 79C and 92B.
+    asked = load_charts()["adjusted-score"].nodes["in-time"]
+    assert "correcting their own ruling" in asked.ask and {"82C", "79C1"} <= set(asked.laws)
+    refused = answer("adjusted-score", {"in-time": "no"}).rulings[-1]
+    assert "was asked" not in refused.text and "correcting their own ruling included" in refused.text
 
 
 def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered() -> None:
