@@ -393,6 +393,15 @@ def test_inadmissible_double_noticed_after_the_opening_lead() -> None:
     assert "as if the inadmissible call had not been made" in state.rulings[-1].text
 
 
+def test_a_card_put_face_down_during_the_auction_goes_back_to_hand_and_the_act_is_unauthorized_for_partner() -> None:
+    # Walk 40, #6 (H29:6): a card put face down during the auction had no answer; Law 24 needs a card whose face
+    # partner could see, so there is no rectification, but the gesture is information for partner (16B1).
+    state = answer("card-exposed-during-auction", {"any-call": "yes", "own-error": "face-down"})
+    ruling = state.rulings[-1]
+    assert "24" not in ruling.laws and {"41A", "16B1"} <= set(ruling.laws)
+    assert "goes back into the player's hand" in ruling.text and "unauthorized information" in ruling.text
+
+
 def test_honour_dropped_during_the_auction_partner_passes_and_declarer_picks_it_up() -> None:
     state = answer(
         "card-exposed-during-auction",
@@ -479,6 +488,33 @@ def test_non_offenders_bid_on_before_calling_the_director_forfeit_rectification(
         {"who-drew": "opponent", "players-acted": "non-offenders", "forfeit": "yes", "gained": "no"},
     )
     assert state.finished and "forfeited" in state.rulings[-1].text and "11A" in state.rulings[-1].laws
+
+
+def test_lhos_call_over_a_call_out_of_rotation_or_an_insufficient_bid_is_ruled_by_its_own_law_not_11a() -> None:
+    # Walk 42, #57 (H29:57): a call over a call out of rotation reached "Do you rule that it is forfeited?" (11A), a
+    # discretion; 29A decides (LHO's call forfeits rectification), and 27A1 for an insufficient bid.
+    over_call = {"who-drew": "opponent", "players-acted": "lho-over-call"}
+    assert answer("irregularity-procedure", over_call, until="call-out-of-rotation/what-call").chart.id == (
+        "call-out-of-rotation"
+    )
+    over_bid = {
+        "who-drew": "opponent",
+        "players-acted": "lho-over-insufficient",
+        "insufficient-bid/unintended": "intended",
+        "insufficient-bid/in-rotation": "in-turn",
+        "insufficient-bid/lho-accepts": "accept",
+    }
+    accepted = answer("irregularity-procedure", over_bid)
+    assert accepted.rulings[-1].laws[0] == "27A1" and "11A" not in accepted.rulings[-1].laws
+
+
+def test_a_player_who_noticed_their_own_sides_past_infraction_is_told_72b2_and_its_exceptions() -> None:
+    # Walk 42, #70 (H29:70): the chart asked who had called since and whether the offender corrected it, and ended in
+    # Law 10's general text; 72B2 answers it, with its exceptions (62A, 20F5, 79A2) and 72B3's ban on concealing.
+    state = answer("irregularity-procedure", {"who-drew": "nobody", "nobody-what": "own-past"})
+    ruling = state.rulings[-1]
+    assert ruling.laws[0] == "72B2" and {"62A", "72B3", "79A2"} <= set(ruling.laws)
+    assert "no obligation to draw attention" in ruling.text and "mixing the cards" in ruling.text
 
 
 def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the_directors_allow_or_forfeit() -> None:

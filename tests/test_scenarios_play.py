@@ -490,7 +490,16 @@ def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_co
             "facts": "yes",
         },
     )
-    assert done.rulings[-1].laws == ("79B2", "66D", "85A1")
+    assert done.rulings[-1].laws == ("79B2", "66D", "85A1", "65D")
+
+
+def test_a_count_settled_from_the_cards_warns_that_a_side_that_gathered_its_cards_risked_doubtful_tricks() -> None:
+    # Walk 43, #94 (H29:94): N-S gathered their played cards before the count was agreed; the ruling never said what
+    # 65D costs them: the player "jeopardizes his right to claim ownership of doubtful tricks".
+    answers = {"what": "count", "count-when": "play-ended", "claim-involved": "no", "facts": "yes"}
+    done = answer("tricks-and-inspection", answers)
+    assert done.rulings[-1].node == "rule-score" and "65D" in done.rulings[-1].laws
+    assert "jeopardized their right to claim ownership of doubtful tricks" in done.rulings[-1].text
 
 
 def test_a_card_declarer_dropped_by_accident_is_not_played_wherever_it_lands() -> None:
@@ -827,6 +836,27 @@ def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_
     assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws
 
 
+def test_a_review_of_the_auction_at_the_start_of_play_is_spoken_and_cites_the_law_that_grants_it() -> None:
+    # Walk 41, #32 (H29:32): the bidding cards were back in the boxes; the ruling cited 20F2 alone and never said the
+    # review is a spoken restatement. 20C2 grants it at the first turn to play; an opponent restates (20D).
+    first = answer("start-of-play", {"what-happened": "review", "review-when": "first-turn"}).rulings[-1]
+    assert first.laws[:2] == ("41B", "20C2") and "restates the calls aloud, in full" in first.text
+    asked = {"what-happened": "review", "review-when": "before-faced", "review-who": "entitled", "lead-changed": "no"}
+    before = answer("start-of-play", asked).rulings[-1]
+    assert "20D" in before.laws and "restates all the calls aloud" in before.text
+
+
+def test_a_leader_who_changed_the_face_down_lead_on_their_own_leads_the_original_card() -> None:
+    # Walk 41, #40 (H29:40): a face-down club five changed to the jack reached 41A only through "a player asked for a
+    # review", and the ruling then spoke of a question nobody asked. 41A: withdrawn only on the Director's instruction.
+    swapped = answer("start-of-play", {"what-happened": "lead-swapped", "swap-why": "own-accord"})
+    ruling = swapped.rulings[-1]
+    assert ruling.laws == ("41A",) and "original card is the opening lead" in ruling.text
+    assert "question" not in ruling.text
+    corrected = answer("start-of-play", {"what-happened": "lead-swapped", "swap-why": "corrected"})
+    assert corrected.rulings[-1].node == "lead-withdrawn" and "47E2(a)" in corrected.rulings[-1].laws
+
+
 def test_a_face_down_lead_changed_after_partners_question_stays_the_original_card() -> None:
     # Walk12, H20:35: "she picked the face down card back up and put a different one face down": the chart faced
     # the substitute. 41A: a face-down lead may be withdrawn only on the Director's instruction after an
@@ -990,3 +1020,18 @@ def test_dummy_plays_a_card_after_declarer_named_only_a_suit_the_lowest_of_it_is
     assert "45D1" in note(answer("card-from-dummy", told, until="incontrovertible"), "withdraw-incomplete").laws
     state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit"})
     assert state.finished and "46B2" in state.rulings[-1].laws
+
+
+def test_dummy_who_looked_at_a_hand_and_then_points_out_a_defenders_revoke_gets_no_trick_transfer() -> None:
+    # Walk 42, #52 (H29:52): the revoke chart never asked who drew attention, so a dummy who had broken 43A2 still
+    # got the automatic transfer. 43B3: no immediate rectification; only the defenders' gain is taken away.
+    established = {"what-happened": "revoke", "trick-twelve": "no", "established": "yes", "when-noticed": "in-time"}
+    lost = answer(
+        "revoke",
+        {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "lost", "dummy-drew-end": "yes"},
+    )
+    assert lost.rulings[-1].node == "dummy-drew-adjust" and "adjusts only the defenders' score" in lost.rulings[-1].text
+    assert "There is no trick transfer" in lost.rulings[-1].text
+    assert {"43B3", "43B1"} <= set(Engine(load_charts()).ruling_laws(lost))
+    kept = answer("revoke", {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "kept"}, until="revoke-trick")
+    assert "liable to a procedural penalty" in " ".join(outcome_texts(kept))

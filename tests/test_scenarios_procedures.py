@@ -492,7 +492,16 @@ def test_an_adjusted_score_asked_for_after_the_time_for_a_ruling_is_refused() ->
     # given an assigned adjusted score with no time question (12A, 92B, 81C3).
     state = answer("adjusted-score", {"in-time": "no"})
     assert "No adjusted score" in state.rulings[-1].text and "score stands as entered" in state.rulings[-1].text
-    assert state.rulings[-1].laws == ("12A", "92B", "81C3")
+    assert state.rulings[-1].laws == ("12A", "92B", "81C3", "79C1")
+
+
+def test_the_time_question_also_fits_a_director_correcting_their_own_ruling_later() -> None:
+    # Walk 41, #46 (H29:46): a Director changed his own table ruling two days later; the question spoke only of a
+    # player's request, and the refusal said the Director "was asked" too late. 81C3: the periods of 79C and 92B.
+    asked = load_charts()["adjusted-score"].nodes["in-time"]
+    assert "correcting their own ruling" in asked.ask and {"82C", "79C1"} <= set(asked.laws)
+    refused = answer("adjusted-score", {"in-time": "no"}).rulings[-1]
+    assert "was asked" not in refused.text and "correcting their own ruling included" in refused.text
 
 
 def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered() -> None:
@@ -1131,6 +1140,14 @@ def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_
     assert "list of charts" in answer("disputed-facts", other).rulings[-1].text
 
 
+def test_a_disputed_card_from_dummy_once_established_hands_over_to_the_card_from_dummy_chart() -> None:
+    # Walk 42, #67 (H29:67): the dispute was which card declarer had named from dummy (Law 45); the list had no
+    # answer for it, and "Another, or none" ended on "rule on it with its own chart" without reaching 45D.
+    chosen = {"facts-agreed": "no", "determined": "yes", "which-irregularity": "card-from-dummy"}
+    state = answer("disputed-facts", chosen, until="card-from-dummy/what-happened")
+    assert state.chart.id == "card-from-dummy"
+
+
 def test_drawing_trumps_counts_as_mentioning_the_trump_in_a_claim() -> None:
     # The eighth walk: "I'm drawing trumps and the clubs are good", answered "No" to "Did the claimer mention that
     # trump?", gave the defenders a trick that 70C1 gives only when the statement says nothing of the trump.
@@ -1246,6 +1263,13 @@ def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> Non
     assert corrected.rulings[-1].laws == ("13A1",) and "played normally" in corrected.rulings[-1].text
 
 
+def test_the_seen_card_question_says_the_player_with_the_surplus_card_has_usually_seen_it() -> None:
+    # Walk 43, #95 (H29:95): a 14-12 deal; the bare question read as "No" and ruled 13A1, though the player holding 14
+    # had seen the card that belongs to the short hand (13A2).
+    seen = load_charts()["wrong-number-of-cards"].nodes["seen-card"]
+    assert "A surplus card belongs to the short hand" in seen.help and "usually" in seen.help
+
+
 def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke() -> None:
     # 74A1/74A2 make the remarks an offence; 91A gives the Director the power to suspend for the session.
     chart = load_charts()["procedural-penalty"]
@@ -1265,6 +1289,15 @@ def test_hands_put_back_in_the_wrong_pockets_go_to_the_fouled_board_not_the_wron
     assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-pockets"
     state = answer("wrong-board", {"what-happened": "wrong-pockets"}, until="fouled-board/is-fouled")
     assert state.chart.id == "fouled-board"
+
+
+def test_hands_in_the_wrong_pockets_found_before_anyone_played_them_are_put_back_in_their_pockets() -> None:
+    # Walk 41, #36b (H29:36): the only answer, "every table played the same deal", scored the board normally and
+    # never said to restore the hands to their pockets (7C) before the next table played it.
+    state = answer("wrong-board", {"what-happened": "wrong-pockets", "fouled-board/is-fouled": "before-play"})
+    assert state.rulings[-1].node == "restore-pockets"
+    assert "restored to the pocket of its own compass position" in state.rulings[-1].text
+    assert {"7C", "90B6"} <= set(state.rulings[-1].laws)
 
 
 def test_boards_played_at_the_wrong_table_ask_who_moved_them_north_by_law_8a2() -> None:
@@ -1370,18 +1403,26 @@ def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_ove
 def test_a_player_who_read_their_own_notes_in_the_auction_is_asked_about_damage_at_the_end() -> None:
     # Walk 21 #16 (H23:16): an opponent read his notes booklet at his turn to bid; the chart ended at a procedural
     # penalty. What he read is no information 16A1 lets him use; damage is redressed under 12A1.
-    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-card-play-on")
+    state = answer("explanation-of-calls", {"what": "own-system-card"}, until="own-system-card/own-card-play-on")
     assert state.parked and "procedural penalty" in note(state, "own-card").text
     helped = answer(
         "explanation-of-calls",
-        {"what": "own-system-card", "own-card-used": "yes", "adjusted-score/contest": "pairs"},
+        {"what": "own-system-card", "own-system-card/own-card-used": "yes", "adjusted-score/contest": "pairs"},
         until="adjusted-score/can-assign",
     )
     assert helped.chart.id == "adjusted-score"
     laws = Engine(load_charts()).ruling_laws(helped)
     assert laws[0] == "20G3" and {"16A1", "12A1"} <= set(laws)
-    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-card-used": "no"})
+    kept = answer("explanation-of-calls", {"what": "own-system-card", "own-system-card/own-card-used": "no"})
     assert "the score stands" in kept.rulings[-1].text and "90A" in kept.rulings[-1].laws
+
+
+def test_the_partnership_understandings_chart_reaches_the_ruling_on_consulting_ones_own_system_card() -> None:
+    # Walk 41, #35 (H29:35): Law 40 was offered first for "consulted her own system card" and had no answer for it;
+    # 40B2(b) forbids it, and the ruling was only in the explanation-of-calls chart.
+    state = answer("partnership-understandings", {"what": "own-card", "own-system-card/own-card-used": "no"})
+    assert state.rulings[-1].node == "own-card-stands" and "the score stands" in state.rulings[-1].text
+    assert "40B2(b)" in Engine(load_charts()).ruling_laws(state)
 
 
 def test_a_defender_who_knew_partner_misexplained_and_never_corrected_it_is_told_he_broke_20f5() -> None:
