@@ -15,6 +15,15 @@ from bot.matching import build_matcher, chart_entries
 from bot.rulings import score_usage
 from bot.scoring.service import ruling_score_text
 
+# A mistaken explanation found after play, nobody at fault for the lateness, and damage: the misinformation chart's
+# answers down to the adjusted score.
+DAMAGED_AFTER_PLAY = {
+    "misinformation/agreement": "explanation",
+    "misinformation/ask-stage": "after-play",
+    "misinformation/late-who": "no-one",
+    "misinformation/damage": "yes",
+}
+
 
 def test_claim_forgetting_an_outstanding_trump_loses_a_trick_to_it() -> None:
     # Declarer claims the rest "all high", a small trump is still out and he never mentioned it.
@@ -1351,13 +1360,7 @@ def test_an_opponent_who_will_not_explain_his_call_is_misinformation_once_the_ag
     told = note(state, "question-refused")
     assert "is no answer" in told.text and {"20F1", "75D1"} <= set(told.laws)
     assert "during the auction" not in told.text  # no 20F4(a) duty printed as though it had happened
-    chosen = {
-        **refused,
-        "misinformation/agreement": "explanation",
-        "misinformation/ask-stage": "after-play",
-        "misinformation/late-who": "no-one",
-        "misinformation/damage": "yes",
-    }
+    chosen = {**refused, **DAMAGED_AFTER_PLAY}
     adjusted = answer("explanation-of-calls", chosen, until="adjusted-score/contest")
     assert adjusted.chart.id == "adjusted-score"
 
@@ -1366,13 +1369,7 @@ def test_an_explanation_found_wrong_after_the_hand_does_not_read_the_explainers_
     # Walk 39 #94 (H27): "waiting" explained, the card showed a negative, found after the hand. "A player's own
     # explanation was wrong" read 20F4(a) ("must call the Director before the end of the Clarification Period")
     # into a ruling where nobody had realised anything during the auction.
-    chosen = {
-        "what": "found-wrong",
-        "misinformation/agreement": "explanation",
-        "misinformation/ask-stage": "after-play",
-        "misinformation/late-who": "no-one",
-        "misinformation/damage": "yes",
-    }
+    chosen = {"what": "found-wrong", **DAMAGED_AFTER_PLAY}
     state = answer(
         "explanation-of-calls",
         chosen
