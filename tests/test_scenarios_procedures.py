@@ -15,6 +15,14 @@ from bot.matching import build_matcher, chart_entries
 from bot.rulings import score_usage
 from bot.scoring.service import ruling_score_text
 
+# A pairs board that could not be played, one side at fault: the adjusted-score chart's artificial score.
+ONE_SIDE_AT_FAULT = {
+    "in-time": "yes",
+    "ask-reason": "no-result",
+    "contest-artificial": "pairs",
+    "artificial-fault": "one-side",
+}
+
 # A mistaken explanation found after play, nobody at fault for the lateness, and damage: the misinformation chart's
 # answers down to the adjusted score.
 DAMAGED_AFTER_PLAY = {
@@ -455,13 +463,7 @@ def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
 def test_a_board_not_played_says_that_unduly_slow_play_may_also_draw_a_procedural_penalty() -> None:
     # Walk 38 #58 (H27): "shouldn't they have been penalised?" for a board not reached through slow play; the
     # average minus / average plus was right (12C2(a)) but nothing said slow play is itself penalised (90B2).
-    chosen = {
-        "in-time": "yes",
-        "ask-reason": "no-result",
-        "contest-artificial": "pairs",
-        "artificial-fault": "one-side",
-    }
-    state = answer("adjusted-score", chosen)
+    state = answer("adjusted-score", ONE_SIDE_AT_FAULT)
     assert "played unduly slowly" in " ".join(outcome_texts(state))
     assert {"90A", "90B2"} <= set(Engine(load_charts()).ruling_laws(state))
     too_many = {
@@ -743,13 +745,7 @@ def test_an_artificial_score_for_too_many_possible_results_cites_12c1d() -> None
 
 def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
     # Walk 17 #29: "Who decides who was at fault?" 12C2(a): the Director awards it according to responsibility.
-    chosen = {
-        "in-time": "yes",
-        "ask-reason": "no-result",
-        "contest-artificial": "pairs",
-        "artificial-fault": "one-side",
-    }
-    state = answer("adjusted-score", chosen)
+    state = answer("adjusted-score", ONE_SIDE_AT_FAULT)
     assert state.finished and "decided by the Director on the facts found" in " ".join(outcome_texts(state))
 
 
