@@ -191,6 +191,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout26b.jsonl", 0.82),
         ("player-questions-holdout27.jsonl", 0.87),
         ("player-questions-holdout27b.jsonl", 0.89),
+        ("player-questions-holdout28.jsonl", 0.87),
+        ("player-questions-holdout28b.jsonl", 0.83),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
