@@ -933,6 +933,12 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         # a barred player who doubled an opponent's bid "without thinking" broke 37, not 19A1: the calls stand (37A),
         # they are not cancelled (36A)
         ("my partner was barred but doubled their 2h without thinking and lho bid 3h over it. what now?", "37A"),
+        # the twenty-eighth reading: damage added afterwards told as "something crazy" or "we blundered"
+        (
+            "if the opps break a rule but then we do something crazy ourselves afterwards, do we still get an adjustment",
+            "12C1(e)",
+        ),
+        ("after their infraction we blundered in the play. can the td still adjust?", "12C1(e)"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:

@@ -264,6 +264,10 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
         "i say dummy may not warn declarer, pard says he may. who's right",  # a dispute put to the bot, no '?'
         "the opps claimed the rest but i still had a trump!! we objected",  # a player's objection, told with '!!'
         "we only have a scorer at our club, so who decides it then",
+        # a question asked without its "?" at the end of a story: "why us", "whats right", "who makes rulings now"
+        "we got average minus on a board we never played because we turned up late. the opps got average plus. why us",
+        "partner wrote 500 for 2 doubled three off non vulnerable and they said it should be less. whats right",
+        "our director went home sick halfway through. who makes rulings now",
         # a table passed on the way is not the writer's table: a player overheard it
         "walking past table 4 i heard someone say 'you make 6nt on 20' and we still have board 20 to play, what now?",
     ],
@@ -272,6 +276,18 @@ def test_a_players_own_situation_gets_the_answer_first_then_the_chart(replies: R
     reply = replies.to_text(text)
     assert reply.kind is Kind.SUMMARY and "in plain words" in reply.text
     assert reply.offers[0].label == "Walk me through it" and reply.offers[0].act is Act.CHART
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "when a claim is disputed who gets the benefit of the doubt",  # a rule put with "when", in the present
+        "when declarer just says 'low' from dummy without naming a card what gets played",
+        "if both sides tell the td completely different stories what does he do",
+    ],
+)
+def test_a_rule_asked_with_when_or_if_gets_the_answer_first(replies: Replies, text: str) -> None:
+    assert replies.to_text(text).kind is Kind.SUMMARY
 
 
 @pytest.mark.parametrize(
