@@ -846,6 +846,10 @@ def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skippe
     # North opens 1C, East passes, West passes at South's turn and North passes over it: three passes after a
     # bid, South never called. Calling over the pass does not end the auction (17D3): it reverts to South, with
     # Law 16C for the cancelled passes. A third walk found it ruled accepted under 29A with the auction over.
+    # Walk 47 answered "No" to "did the call over it make three passes?" for West's pass, only the second: the
+    # question now asks of the auction as it stands.
+    question = load_charts()["call-out-of-rotation"].nodes["called-over-pass"].ask
+    assert question.startswith("Are there now three passes") and "call over it" not in question
     state = answer(
         "call-out-of-rotation",
         {
