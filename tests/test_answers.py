@@ -935,7 +935,7 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("my partner was barred but doubled their 2h without thinking and lho bid 3h over it. what now?", "37A"),
         # the twenty-eighth reading: damage added afterwards told as "something crazy" or "we blundered"
         (
-            "if the opps break a rule but then we do something crazy ourselves afterwards, do we still get an adjustment",
+            "if the opps break a rule but then we do something crazy ourselves afterwards, do we still get redress",
             "12C1(e)",
         ),
         ("after their infraction we blundered in the play. can the td still adjust?", "12C1(e)"),
