@@ -1188,6 +1188,9 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
             "partner explained my 3c as a transfer but we never discussed it, he was guessing. why did the td adjust?",
             "75D2",
         ),
+        # the thirtieth reading's WRONG kinds: a review after the lead is faced (41B) and a fouled board (87B)
+        ("once the opening lead is faced can i still hear the bidding again?", "41B"),
+        ("board 9 turned out to be fouled. how is it scored, do we get an average?", "87B"),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
@@ -1235,6 +1238,13 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
         ),
         # part of the auction restated is no question about a single call
         ("can i ask for just the last two calls to be repeated?", "asking-about-one-call"),
+        # the thirtieth reading: a review asked for once the lead is faced (41B: at the first turn to play), and a
+        # fouled board's score (87B: grouped, not an average) were answered with a neighbour that misled
+        (
+            "after the opening lead is face up, can i still ask to hear the whole auction again?",
+            "opening-lead-face-down",
+        ),
+        ("the td said our board was fouled. how does that get scored, do we just get average?", "average-plus"),
     ],
 )
 def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
