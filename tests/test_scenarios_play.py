@@ -146,6 +146,23 @@ def test_low_said_when_dummy_is_void_in_the_suit_led_names_no_card_so_a_defender
     assert holding.rulings[-1].laws == ("46B1(c)",)
 
 
+def test_small_diamond_with_no_diamond_in_dummy_is_an_invalid_call_and_declarer_designates_the_card() -> None:
+    # Walk 44, 23b-23d (WRONG): "small diamond" with dummy void in diamonds; the option labelled "small" named no
+    # suit and gave either defender the choice (46B5). A suit was named: 46B4 when dummy has none, else 46B2.
+    chart = load_charts()["card-from-dummy"]
+    labels = {option.id: option.label for option in chart.nodes["what-said"].options}
+    assert "no suit named" in labels["low"] and "no suit named" in labels["high"] and "small heart" in labels["suit"]
+    unclear = {"what-happened": "unclear", "incontrovertible": "no", "what-said": "suit"}
+    void = answer("card-from-dummy", unclear | {"suit-only": "no"})
+    assert void.rulings[-1].laws == ("46B4",) and "declarer may designate any legal card" in void.rulings[-1].text
+    held = answer("card-from-dummy", unclear | {"suit-only": "yes"})
+    assert held.rulings[-1].laws == ("46B2",)
+    top = answer("card-from-dummy", unclear | {"suit-only": "high-led"})
+    assert top.rulings[-1].laws == ("46B1(a)",)
+    said = read_description("declarer said small diamond from dummy")
+    assert answer_from(said, chart, chart.nodes["what-said"]) == "suit"
+
+
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
@@ -1018,7 +1035,7 @@ def test_dummy_plays_a_card_after_declarer_named_only_a_suit_the_lowest_of_it_is
     # declarer now name any card. 45D1 withdraws the ace, and 46B2 deems the lowest heart called.
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
     assert "45D1" in note(answer("card-from-dummy", told, until="incontrovertible"), "withdraw-incomplete").laws
-    state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit"})
+    state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit", "suit-only": "yes"})
     assert state.finished and "46B2" in state.rulings[-1].laws
 
 
