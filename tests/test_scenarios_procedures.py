@@ -492,6 +492,20 @@ def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side
     assert "to each player at fault" not in state.rulings[-1].text
 
 
+def test_a_trick_we_did_not_win_found_at_home_asks_whether_the_correction_period_has_expired() -> None:
+    # Walk 45 #37 (H28:37): "now at home I see we were given a trick we did not win" was ruled "corrected (within
+    # the Correction Period)" without asking; after expiry only 79C2 corrects it (TO approval, beyond doubt).
+    late = {"what": "too-many", "in-period": "no"}
+    asked = answer("scoring-error", {"what": "too-many"}, until="in-period")
+    assert asked.node.id == "in-period" and "79A2" in note(asked, "too-many").laws
+    stands = answer("scoring-error", {**late, "after-period": "no"})
+    assert "recorded score stands" in stands.rulings[-1].text
+    corrected = answer("scoring-error", {**late, "after-period": "yes"})
+    assert corrected.rulings[-1].laws == ("79C2",)
+    said = " ".join(outcome_texts(corrected))
+    assert "trick their side did not win" in said and "after the Correction Period" in said
+
+
 def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
     state = answer("scoring-error", {"what": "recorded", "in-period": "no", "after-period": "no"})
     assert "recorded score stands" in state.rulings[-1].text
