@@ -786,6 +786,17 @@ def test_a_defender_who_shows_cards_without_meaning_to_claim_has_penalty_cards()
     assert state.chart.id == "penalty-card" and "situation" not in [node for _chart, node in state.trail]
 
 
+def test_a_board_not_played_at_this_table_asks_who_was_at_fault_not_86b1() -> None:
+    # Walk 47, 98b (H28:98): "Adjusting; the other table has a result" for a board never played at table 2 gave an
+    # 86B1 assigned score with no question of fault; 86B3 scores it as 86B2, so the non-offending team gets the
+    # better of average plus and an assigned score (86B2(b)).
+    state = answer("team-events", {"what": "other-table", "played-here": "no", "fault": "one"})
+    assert state.rulings[-1].laws[0] == "86B2(b)" and "whichever is more" in state.rulings[-1].text
+    assert "86B3" in Engine(load_charts()).ruling_laws(state)
+    played = answer("team-events", {"what": "other-table", "played-here": "yes", "clearly-favourable": "yes"})
+    assert played.rulings[-1].laws[0] == "86B1"
+
+
 def test_no_redeal_in_a_team_match_with_the_other_tables_result_goes_to_86b() -> None:
     # 86A forbids the redeal; the board was played at the other table only, so 86B1, then 86B3 and 86B2.
     state = answer(
