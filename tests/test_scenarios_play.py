@@ -166,8 +166,14 @@ def test_small_diamond_with_no_diamond_in_dummy_is_an_invalid_call_and_declarer_
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
-    state = answer("penalty-card", {"situation": "led-out-of-turn"})
-    assert state.rulings[-1].laws[:3] == ("54A", "54B", "54D") and "declarer may accept it" in state.rulings[-1].text
+    # Walk 45, 28b: the ruling then named both leads' options in one text, without 54A's "must spread his entire
+    # hand" or 54C; it now asks which lead it was.
+    state = answer("penalty-card", {"situation": "led-out-of-turn", "lead-first": "opening"})
+    ruling = state.rulings[-1]
+    assert ruling.laws[:2] == ("54A", "54B") and {"54C", "54D"} <= set(ruling.laws)
+    assert "must spread the whole hand" in ruling.text and "must accept the lead" in ruling.text
+    later = answer("penalty-card", {"situation": "led-out-of-turn", "lead-first": "later"}).rulings[-1]
+    assert later.laws[:2] == ("56A", "53A") and "spread" not in later.text
 
 
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
