@@ -176,6 +176,21 @@ def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declare
     assert later.laws[:2] == ("56A", "53A") and "spread" not in later.text
 
 
+def test_a_card_dropped_in_the_auction_says_why_it_is_a_penalty_card_and_that_partner_passed_once() -> None:
+    # Walk 46, #61 (H28:61): the club king dropped during the bidding was ruled a major penalty card without citing
+    # 24E ("every such card becomes a penalty card") or 24B (the offender's partner must pass once).
+    state = answer("penalty-card", {"situation": "auction-card"}, until="which-card")
+    told = note(state, "auction-card")
+    assert {"24E", "24B"} <= set(told.laws) and "became a penalty card when the auction ended" in told.text
+    ruled = answer(
+        "penalty-card",
+        {"situation": "auction-card", "which-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
+    )
+    assert "24E" in Engine(load_charts()).ruling_laws(ruled) and "offender's partner had to pass" in " ".join(
+        outcome_texts(ruled)
+    )
+
+
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
     # Walk 24, #17: the penalty-card chart, offered first for a revoke corrected before it was established, never
     # said that declarer's side may take back cards played after the revoke (62C1).
