@@ -810,6 +810,19 @@ def test_cards_handled_after_play_that_leave_a_claimed_revoke_unascertainable_ar
     assert "does not apply" in both.rulings[-1].text
 
 
+def test_a_revoke_claimed_after_play_with_the_cards_mixed_is_ruled_for_the_side_that_did_not_disturb_them() -> None:
+    # Walk 46, #64 / 64b (H28:64): "A player wants to see a trick again" had no answer for play having ended and
+    # ruled 66C; walk 44, 6b: "has only one side mixed its cards" could be read against the player whose cards an
+    # opponent mixed. 66D rules for the other side.
+    ended = {"what": "see-trick", "side-played": "play-ended", "facts": "no"}
+    asked = answer("tricks-and-inspection", ended, until="mixed")
+    assert asked.node.ask == "Which side disturbed the played cards?"
+    state = answer("tricks-and-inspection", {**ended, "mixed": "one-side"})
+    assert state.rulings[-1].laws[0] == "66D" and "the side that did not disturb them" in state.rulings[-1].text
+    shown = answer("tricks-and-inspection", {**ended, "facts": "revoke"}, until="revoke/trick-twelve")
+    assert shown.chart.id == "revoke"
+
+
 def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
     # Walk 38, #67 (H27:67): three cards dropped; the only answer was "a single card" and the ruling spoke of "the
     # card". 48A: "Declarer is not required to play any card dropped accidentally".
