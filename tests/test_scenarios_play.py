@@ -823,6 +823,18 @@ def test_a_revoke_claimed_after_play_with_the_cards_mixed_is_ruled_for_the_side_
     assert shown.chart.id == "revoke"
 
 
+def test_a_card_found_in_the_board_with_the_played_cards_right_is_ruled_under_law_14_not_67() -> None:
+    # Walk 47, 100b (H28:100): the ♦5 was in the board pocket and East's played cards were right; the defective-trick
+    # chart offered first had no answer for it, and "played two cards to a trick" cited 67B2(b) and dropped 14C.
+    found = {"when": "yes", "found": "missing"}
+    owed = answer("defective-trick", {**found, "missing-also": "earlier"}, until="revoke/trick-twelve")
+    assert owed.chart.id == "revoke" and {"14B4", "61A"} <= set(note(owed, "missing-earlier").laws)
+    kept = answer("defective-trick", {**found, "missing-also": "none"})
+    laws = Engine(load_charts()).ruling_laws(kept)
+    assert laws[0] == "14B2" and "14C" in laws and not any(law.startswith("67") for law in laws)
+    assert "unauthorized for the partner" in " ".join(outcome_texts(kept))
+
+
 def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
     # Walk 38, #67 (H27:67): three cards dropped; the only answer was "a single card" and the ruling spoke of "the
     # card". 48A: "Declarer is not required to play any card dropped accidentally".
