@@ -1235,7 +1235,12 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
     # Walk26 #69: 14 and 12 cards found after play, the TD gave both sides average. 13D cancels the result and
     # adjusts, but the ruling ended there: nobody asked who was at fault, and 12C2(a) gives average plus to a side in
     # no way at fault.
-    found = {"what-wrong": "too-many", "too-many-when": "after-play", "adjusted-score/contest": "pairs"}
+    found = {
+        "what-wrong": "too-many",
+        "too-many-when": "after-play",
+        "all-tables": "yes",
+        "adjusted-score/contest": "pairs",
+    }
     state = answer(
         "wrong-number-of-cards",
         {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
@@ -1244,6 +1249,18 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
     assert "the result is cancelled" in " ".join(outcome_texts(state))
     laws = Engine(load_charts()).ruling_laws(state)
     assert laws[0] == "13D" and "12C2(a)" in laws
+
+
+def test_fourteen_cards_found_after_the_session_asks_whether_other_tables_played_the_correct_deal() -> None:
+    # Walk 46, #65 (H28:65): nine tables, found after the session; 13D was applied without asking whether every table
+    # played the board in the same form. If not, it is also a fouled board, its results rated in groups (87B).
+    found = {"what-wrong": "too-many", "too-many-when": "after-play"}
+    assert answer("wrong-number-of-cards", found, until="all-tables").node.id == "all-tables"
+    fouled = answer("wrong-number-of-cards", {**found, "all-tables": "no"}, until="adjusted-score/contest")
+    assert "87B" in note(fouled, "fouled-note").laws and "rated separately" in note(fouled, "fouled-note").text
+    assert "13D" in note(fouled, "after-play").laws
+    same = answer("wrong-number-of-cards", {**found, "all-tables": "yes"}, until="adjusted-score/contest")
+    assert [n.node for n in same.notes] == ["after-play"]
 
 
 def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_standing() -> None:
