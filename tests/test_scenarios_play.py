@@ -38,10 +38,24 @@ def test_dummy_who_asks_a_defender_whether_she_has_none_breaks_42b1_and_her_corr
 
 
 def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
-    state = answer("dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"})
+    looked = {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"}
+    state = answer("dummy-rights", {**looked, "looked-since": "none"})
     ruling = state.rulings[-1]
     assert "either defender chooses the hand declarer leads from" in ruling.text
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
+
+
+def test_dummy_who_looked_and_then_pointed_out_a_defenders_irregularity_gets_the_43b3_ruling_at_once() -> None:
+    # Walk 47, #93 (H28:93): dummy had looked at a defender's cards and then pointed out the defenders' irregularity;
+    # the ruling said "call the Director again if any of these happens", though it already had (43B3).
+    looked = {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"}
+    pointed = {**looked, "looked-since": "defender-irregularity", "defender-end": "yes"}
+    state = answer("dummy-rights", pointed)
+    assert "adjusts only the defenders' score" in state.rulings[-1].text and state.rulings[-1].laws[0] == "43B3"
+    warned = answer("dummy-rights", {**looked, "looked-since": "warned"})
+    assert warned.rulings[-1].laws[0] == "43B2(a)" and "either defender may choose" in warned.rulings[-1].text
+    asked = answer("dummy-rights", {**looked, "looked-since": "asked-revoke", "did-revoke": "no"})
+    assert asked.rulings[-1].node == "no-revoke"
 
 
 def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
