@@ -177,6 +177,21 @@ def test_small_diamond_with_no_diamond_in_dummy_is_an_invalid_call_and_declarer_
     assert answer_from(said, chart, chart.nodes["what-said"]) == "suit"
 
 
+def test_win_it_withdraws_a_card_dummy_already_put_out_and_says_what_known_to_win_means() -> None:
+    # Walk 47, #94 (H28:94): after "win it" dummy put out the ♣4 with East still to play; the ruling restated 46B1(b)
+    # without withdrawing the ♣4 (45D1, as branch 94b does) or saying that a card East could beat is not "known".
+    unclear = {"what-happened": "unclear", "incontrovertible": "no", "what-said": "win"}
+    state = answer("card-from-dummy", {**unclear, "win-placed": "yes"})
+    assert state.rulings[-1].laws == ("46B1(b)",) and "is not known to win" in state.rulings[-1].text
+    assert "45D1" in Engine(load_charts()).ruling_laws(state)
+    assert "Dummy's card must be withdrawn" in " ".join(outcome_texts(state))
+    late = answer("card-from-dummy", {**unclear, "win-placed": "late", "too-late": "no"})
+    assert late.rulings[-1].laws == ("45D2",)
+    told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
+    once = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "win"})
+    assert once.rulings[-1].node == "win" and "win-placed" not in [node for _chart, node in once.trail]
+
+
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
