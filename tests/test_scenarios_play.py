@@ -38,10 +38,24 @@ def test_dummy_who_asks_a_defender_whether_she_has_none_breaks_42b1_and_her_corr
 
 
 def test_dummy_looked_at_my_hand_explains_what_dummy_has_lost() -> None:
-    state = answer("dummy-rights", {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"})
+    looked = {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"}
+    state = answer("dummy-rights", {**looked, "looked-since": "none"})
     ruling = state.rulings[-1]
     assert "either defender chooses the hand declarer leads from" in ruling.text
     assert {"43A2(c)", "43B2(a)", "43B2(b)", "43B3"} <= set(ruling.laws)
+
+
+def test_dummy_who_looked_and_then_pointed_out_a_defenders_irregularity_gets_the_43b3_ruling_at_once() -> None:
+    # Walk 47, #93 (H28:93): dummy had looked at a defender's cards and then pointed out the defenders' irregularity;
+    # the ruling said "call the Director again if any of these happens", though it already had (43B3).
+    looked = {"what-happened": "looked", "how-seen": "looked", "looked-told": "no"}
+    pointed = {**looked, "looked-since": "defender-irregularity", "defender-end": "yes"}
+    state = answer("dummy-rights", pointed)
+    assert "adjusts only the defenders' score" in state.rulings[-1].text and state.rulings[-1].laws[0] == "43B3"
+    warned = answer("dummy-rights", {**looked, "looked-since": "warned"})
+    assert warned.rulings[-1].laws[0] == "43B2(a)" and "either defender may choose" in warned.rulings[-1].text
+    asked = answer("dummy-rights", {**looked, "looked-since": "asked-revoke", "did-revoke": "no"})
+    assert asked.rulings[-1].node == "no-revoke"
 
 
 def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
@@ -146,11 +160,64 @@ def test_low_said_when_dummy_is_void_in_the_suit_led_names_no_card_so_a_defender
     assert holding.rulings[-1].laws == ("46B1(c)",)
 
 
+def test_small_diamond_with_no_diamond_in_dummy_is_an_invalid_call_and_declarer_designates_the_card() -> None:
+    # Walk 44, 23b-23d (WRONG): "small diamond" with dummy void in diamonds; the option labelled "small" named no
+    # suit and gave either defender the choice (46B5). A suit was named: 46B4 when dummy has none, else 46B2.
+    chart = load_charts()["card-from-dummy"]
+    labels = {option.id: option.label for option in chart.nodes["what-said"].options}
+    assert "no suit named" in labels["low"] and "no suit named" in labels["high"] and "small heart" in labels["suit"]
+    unclear = {"what-happened": "unclear", "incontrovertible": "no", "what-said": "suit"}
+    void = answer("card-from-dummy", unclear | {"suit-only": "no"})
+    assert void.rulings[-1].laws == ("46B4",) and "declarer may designate any legal card" in void.rulings[-1].text
+    held = answer("card-from-dummy", unclear | {"suit-only": "yes"})
+    assert held.rulings[-1].laws == ("46B2",)
+    top = answer("card-from-dummy", unclear | {"suit-only": "high-led"})
+    assert top.rulings[-1].laws == ("46B1(a)",)
+    said = read_description("declarer said small diamond from dummy")
+    assert answer_from(said, chart, chart.nodes["what-said"]) == "suit"
+
+
+def test_win_it_withdraws_a_card_dummy_already_put_out_and_says_what_known_to_win_means() -> None:
+    # Walk 47, #94 (H28:94): after "win it" dummy put out the ♣4 with East still to play; the ruling restated 46B1(b)
+    # without withdrawing the ♣4 (45D1, as branch 94b does) or saying that a card East could beat is not "known".
+    unclear = {"what-happened": "unclear", "incontrovertible": "no", "what-said": "win"}
+    state = answer("card-from-dummy", {**unclear, "win-placed": "yes"})
+    assert state.rulings[-1].laws == ("46B1(b)",) and "is not known to win" in state.rulings[-1].text
+    assert "45D1" in Engine(load_charts()).ruling_laws(state)
+    assert "Dummy's card must be withdrawn" in " ".join(outcome_texts(state))
+    late = answer("card-from-dummy", {**unclear, "win-placed": "late", "too-late": "no"})
+    assert late.rulings[-1].laws == ("45D2",)
+    told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
+    once = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "win"})
+    assert once.rulings[-1].node == "win" and "win-placed" not in [node for _chart, node in once.trail]
+
+
 def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declarer_law_54_first() -> None:
     # Walk 33, 44b (WRONG): a defender's faced opening lead out of turn, answered "exposed by deliberate play" in the
     # penalty-card chart offered first, went straight to 50D2's lead options; Law 54 lets declarer accept it first.
-    state = answer("penalty-card", {"situation": "led-out-of-turn"})
-    assert state.rulings[-1].laws[:3] == ("54A", "54B", "54D") and "declarer may accept it" in state.rulings[-1].text
+    # Walk 45, 28b: the ruling then named both leads' options in one text, without 54A's "must spread his entire
+    # hand" or 54C; it now asks which lead it was.
+    state = answer("penalty-card", {"situation": "led-out-of-turn", "lead-first": "opening"})
+    ruling = state.rulings[-1]
+    assert ruling.laws[:2] == ("54A", "54B") and {"54C", "54D"} <= set(ruling.laws)
+    assert "must spread the whole hand" in ruling.text and "must accept the lead" in ruling.text
+    later = answer("penalty-card", {"situation": "led-out-of-turn", "lead-first": "later"}).rulings[-1]
+    assert later.laws[:2] == ("56A", "53A") and "spread" not in later.text
+
+
+def test_a_card_dropped_in_the_auction_says_why_it_is_a_penalty_card_and_that_partner_passed_once() -> None:
+    # Walk 46, #61 (H28:61): the club king dropped during the bidding was ruled a major penalty card without citing
+    # 24E ("every such card becomes a penalty card") or 24B (the offender's partner must pass once).
+    state = answer("penalty-card", {"situation": "auction-card"}, until="which-card")
+    told = note(state, "auction-card")
+    assert {"24E", "24B"} <= set(told.laws) and "became a penalty card when the auction ended" in told.text
+    ruled = answer(
+        "penalty-card",
+        {"situation": "auction-card", "which-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
+    )
+    assert "24E" in Engine(load_charts()).ruling_laws(ruled) and "offender's partner had to pass" in " ".join(
+        outcome_texts(ruled)
+    )
 
 
 def test_a_revoke_card_corrected_in_time_tells_the_non_offenders_they_may_take_back_their_cards() -> None:
@@ -772,6 +839,31 @@ def test_cards_handled_after_play_that_leave_a_claimed_revoke_unascertainable_ar
     assert "does not apply" in both.rulings[-1].text
 
 
+def test_a_revoke_claimed_after_play_with_the_cards_mixed_is_ruled_for_the_side_that_did_not_disturb_them() -> None:
+    # Walk 46, #64 / 64b (H28:64): "A player wants to see a trick again" had no answer for play having ended and
+    # ruled 66C; walk 44, 6b: "has only one side mixed its cards" could be read against the player whose cards an
+    # opponent mixed. 66D rules for the other side.
+    ended = {"what": "see-trick", "side-played": "play-ended", "facts": "no"}
+    asked = answer("tricks-and-inspection", ended, until="mixed")
+    assert asked.node.ask == "Which side disturbed the played cards?"
+    state = answer("tricks-and-inspection", {**ended, "mixed": "one-side"})
+    assert state.rulings[-1].laws[0] == "66D" and "the side that did not disturb them" in state.rulings[-1].text
+    shown = answer("tricks-and-inspection", {**ended, "facts": "revoke"}, until="revoke/trick-twelve")
+    assert shown.chart.id == "revoke"
+
+
+def test_a_card_found_in_the_board_with_the_played_cards_right_is_ruled_under_law_14_not_67() -> None:
+    # Walk 47, 100b (H28:100): the ♦5 was in the board pocket and East's played cards were right; the defective-trick
+    # chart offered first had no answer for it, and "played two cards to a trick" cited 67B2(b) and dropped 14C.
+    found = {"when": "yes", "found": "missing"}
+    owed = answer("defective-trick", {**found, "missing-also": "earlier"}, until="revoke/trick-twelve")
+    assert owed.chart.id == "revoke" and {"14B4", "61A"} <= set(note(owed, "missing-earlier").laws)
+    kept = answer("defective-trick", {**found, "missing-also": "none"})
+    laws = Engine(load_charts()).ruling_laws(kept)
+    assert laws[0] == "14B2" and "14C" in laws and not any(law.startswith("67") for law in laws)
+    assert "unauthorized for the partner" in " ".join(outcome_texts(kept))
+
+
 def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
     # Walk 38, #67 (H27:67): three cards dropped; the only answer was "a single card" and the ruling spoke of "the
     # card". 48A: "Declarer is not required to play any card dropped accidentally".
@@ -1018,7 +1110,7 @@ def test_dummy_plays_a_card_after_declarer_named_only_a_suit_the_lowest_of_it_is
     # declarer now name any card. 45D1 withdraws the ace, and 46B2 deems the lowest heart called.
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
     assert "45D1" in note(answer("card-from-dummy", told, until="incontrovertible"), "withdraw-incomplete").laws
-    state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit"})
+    state = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "suit", "suit-only": "yes"})
     assert state.finished and "46B2" in state.rulings[-1].laws
 
 

@@ -492,6 +492,20 @@ def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side
     assert "to each player at fault" not in state.rulings[-1].text
 
 
+def test_a_trick_we_did_not_win_found_at_home_asks_whether_the_correction_period_has_expired() -> None:
+    # Walk 45 #37 (H28:37): "now at home I see we were given a trick we did not win" was ruled "corrected (within
+    # the Correction Period)" without asking; after expiry only 79C2 corrects it (TO approval, beyond doubt).
+    late = {"what": "too-many", "in-period": "no"}
+    asked = answer("scoring-error", {"what": "too-many"}, until="in-period")
+    assert asked.node.id == "in-period" and "79A2" in note(asked, "too-many").laws
+    stands = answer("scoring-error", {**late, "after-period": "no"})
+    assert "recorded score stands" in stands.rulings[-1].text
+    corrected = answer("scoring-error", {**late, "after-period": "yes"})
+    assert corrected.rulings[-1].laws == ("79C2",)
+    said = " ".join(outcome_texts(corrected))
+    assert "trick their side did not win" in said and "after the Correction Period" in said
+
+
 def test_score_entered_for_the_wrong_side_after_the_correction_period() -> None:
     state = answer("scoring-error", {"what": "recorded", "in-period": "no", "after-period": "no"})
     assert "recorded score stands" in state.rulings[-1].text
@@ -770,6 +784,17 @@ def test_a_defender_who_shows_cards_without_meaning_to_claim_has_penalty_cards()
     )
     # The note has just made them penalty cards: "a penalty card was not led or played" is not asked.
     assert state.chart.id == "penalty-card" and "situation" not in [node for _chart, node in state.trail]
+
+
+def test_a_board_not_played_at_this_table_asks_who_was_at_fault_not_86b1() -> None:
+    # Walk 47, 98b (H28:98): "Adjusting; the other table has a result" for a board never played at table 2 gave an
+    # 86B1 assigned score with no question of fault; 86B3 scores it as 86B2, so the non-offending team gets the
+    # better of average plus and an assigned score (86B2(b)).
+    state = answer("team-events", {"what": "other-table", "played-here": "no", "fault": "one"})
+    assert state.rulings[-1].laws[0] == "86B2(b)" and "whichever is more" in state.rulings[-1].text
+    assert "86B3" in Engine(load_charts()).ruling_laws(state)
+    played = answer("team-events", {"what": "other-table", "played-here": "yes", "clearly-favourable": "yes"})
+    assert played.rulings[-1].laws[0] == "86B1"
 
 
 def test_no_redeal_in_a_team_match_with_the_other_tables_result_goes_to_86b() -> None:
@@ -1210,7 +1235,12 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
     # Walk26 #69: 14 and 12 cards found after play, the TD gave both sides average. 13D cancels the result and
     # adjusts, but the ruling ended there: nobody asked who was at fault, and 12C2(a) gives average plus to a side in
     # no way at fault.
-    found = {"what-wrong": "too-many", "too-many-when": "after-play", "adjusted-score/contest": "pairs"}
+    found = {
+        "what-wrong": "too-many",
+        "too-many-when": "after-play",
+        "all-tables": "yes",
+        "adjusted-score/contest": "pairs",
+    }
     state = answer(
         "wrong-number-of-cards",
         {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
@@ -1219,6 +1249,18 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
     assert "the result is cancelled" in " ".join(outcome_texts(state))
     laws = Engine(load_charts()).ruling_laws(state)
     assert laws[0] == "13D" and "12C2(a)" in laws
+
+
+def test_fourteen_cards_found_after_the_session_asks_whether_other_tables_played_the_correct_deal() -> None:
+    # Walk 46, #65 (H28:65): nine tables, found after the session; 13D was applied without asking whether every table
+    # played the board in the same form. If not, it is also a fouled board, its results rated in groups (87B).
+    found = {"what-wrong": "too-many", "too-many-when": "after-play"}
+    assert answer("wrong-number-of-cards", found, until="all-tables").node.id == "all-tables"
+    fouled = answer("wrong-number-of-cards", {**found, "all-tables": "no"}, until="adjusted-score/contest")
+    assert "87B" in note(fouled, "fouled-note").laws and "rated separately" in note(fouled, "fouled-note").text
+    assert "13D" in note(fouled, "after-play").laws
+    same = answer("wrong-number-of-cards", {**found, "all-tables": "yes"}, until="adjusted-score/contest")
+    assert [n.node for n in same.notes] == ["after-play"]
 
 
 def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_standing() -> None:
