@@ -193,6 +193,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout27b.jsonl", 0.89),
         ("player-questions-holdout28.jsonl", 0.87),
         ("player-questions-holdout28b.jsonl", 0.83),
+        ("player-questions-holdout30.jsonl", 0.92),
+        ("player-questions-holdout30b.jsonl", 0.89),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
