@@ -958,6 +958,24 @@ def test_a_card_played_on_a_wrong_explanation_is_taken_back_only_if_no_card_was_
     assert "the player may take the card back" in " ".join(outcome_texts(early))
 
 
+def test_a_face_down_opening_lead_taken_back_after_a_corrected_explanation_still_offers_a_change_of_last_call() -> None:
+    # Walk 45, 50b (H28:50): the face-down lead went to the misinformation chart at the play stage, which skips the
+    # clarification period, so the leader was never offered a change of their last call. 21B1(a): "Until the end of
+    # the auction period"; 17D1: the period ends when a defender faces the opening lead.
+    chosen = {"why": "misexplained", "misexplained": "face-down", "misinformation/agreement": "explanation"}
+    asked = answer("retraction-of-card-played", chosen, until="misinformation/change-call")
+    assert asked.node.id == "change-call" and "may still change their last call" in note(asked, "clarification").text
+    state = answer(
+        "retraction-of-card-played", {**chosen, "misinformation/change-call": "yes"}, until="misinformation/damage"
+    )
+    assert "21B1(a)" in Engine(load_charts()).ruling_laws(state)
+    right = answer(
+        "retraction-of-card-played",
+        {**chosen, "misinformation/agreement": "call", "misinformation/mistaken-call": "no"},
+    )
+    assert "the face-down card stays the opening lead" in " ".join(outcome_texts(right))
+
+
 def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:
     # Walk 19, 17b: "can I take the ace back?" after the explanation was right and the call wrong (75C) was told
     # only that the result stands. 47E2(a) allows a retraction only because of a mistaken explanation (47F2).
