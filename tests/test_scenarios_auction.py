@@ -956,6 +956,20 @@ def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_
     assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
 
 
+def test_a_player_misled_by_a_wrong_review_may_still_change_the_call_before_any_adjusted_score() -> None:
+    # Walk 18 #70, walk 44 #17 (H28:17): an opponent's review left out partner's double, and the chart went straight
+    # to an adjusted score. 21B1(a): until the end of the auction period, and if partner has not called since, the
+    # player may change a call misinformation from an opponent could well have influenced.
+    wrong = {"what": "review", "review": "wrong", "review-corrected": "no"}
+    asked = answer("explanation-of-calls", wrong, until="review-change")
+    assert "21B1(a)" in asked.node.laws and "partner not called since" in asked.node.ask
+    changed = answer("explanation-of-calls", {**wrong, "review-change": "yes"}, until="review-play-on")
+    assert "may change that call" in note(changed, "review-change-allowed").text
+    assert {"21B1(a)", "21B2"} <= set(note(changed, "review-change-allowed").laws)
+    late = answer("explanation-of-calls", {**wrong, "review-change": "no"}, until="adjusted-score/damaged")
+    assert late.chart.id == "adjusted-score" and ("explanation-of-calls", "review-change-allowed") not in late.trail
+
+
 def test_a_legitimate_question_partner_may_have_used_goes_on_to_the_16b1_test() -> None:
     # Walk 38, 54b (H27): LHO's question was in turn, but partner then led the suit it asked about; the chart
     # ended on the general text about when to ask, without the test of the lead (16B1).
