@@ -1479,3 +1479,18 @@ def test_a_late_pair_whose_delay_left_boards_unplayed_gets_them_scored_before_th
         "procedural-penalty", {"offence": "late-slow", "late-boards": "yes"}, until="adjusted-score/contest-artificial"
     )
     assert state.chart.id == "adjusted-score" and state.node.id == "contest-artificial"
+
+
+def test_the_artificial_score_question_names_the_two_sides_and_clears_a_pair_held_up_by_a_slow_pair_elsewhere() -> None:
+    # Walk 46, #56 (H28:56): two pairs missed a board because a slow pair at another table held up the movement.
+    # "Which describes the two sides?" did not say which two, and read as the slow pair and its victims it gave an
+    # innocent pair average minus. 12C2(a): average plus "to a contestant in no way at fault".
+    chosen = {"offence": "late-slow", "late-boards": "yes", "adjusted-score/contest-artificial": "pairs"}
+    state = answer("procedural-penalty", chosen, until="adjusted-score/artificial-fault")
+    assert "the two sides who were to play this board against each other" in state.node.ask
+    assert "kept from playing the board by a late or slow contestant at another table is in no way at fault" in (
+        " ".join(state.node.help.split())
+    )
+    chosen |= {"adjusted-score/artificial-fault": "neither", "decide": "penalty"}
+    ruled = answer("procedural-penalty", chosen)
+    assert any(r.node == "avg-plus-both" for r in ruled.rulings) and ruled.rulings[-1].node == "penalty"
