@@ -236,6 +236,28 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     assert "ASSIGNED adjusted score" in state.rulings[-1].text
 
 
+def test_an_accepted_lead_from_the_wrong_hand_is_not_ruled_as_information_from_a_withdrawn_action() -> None:
+    # Walk 45, 26b (H28:26): the defenders accepted declarer's lead from the wrong hand, nothing was withdrawn, yet
+    # the adjustment read "information from a withdrawn action" and cited 16C2 and 16C3. 55C: "Law 16 applies".
+    accepted = {
+        **FROM_THE_WRONG_HAND_RETRACTED,
+        "declarer-choice": "accept",
+        "information": "yes",
+        "unauthorised-information/suggested": "yes",
+        "unauthorised-information/logical-alternative": "yes",
+        "adjusted-score/damaged": "yes",
+        "adjusted-score/contest": "pairs",
+        "adjusted-score/can-assign": "single",
+        "adjusted-score/self-inflicted": "no",
+    }
+    state = answer("lead-out-of-turn", accepted)
+    read = " ".join(outcome_texts(state))
+    assert state.finished and "ASSIGNED adjusted score" in state.rulings[-1].text
+    assert "withdrawn" not in read and "obtained through their own infraction" in read
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "55C" in laws and not {"16C2", "16C3"} & set(laws)
+
+
 def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_states_and_cites_55b2() -> None:
     # Walk 6 #94: West accepts, East (next in turn after dummy's lead) wants it retracted, so East prevails (55A);
     # at the end of play nothing came of it. The ruling read out and its laws say what the table did: the card
