@@ -1494,3 +1494,19 @@ def test_the_artificial_score_question_names_the_two_sides_and_clears_a_pair_hel
     chosen |= {"adjusted-score/artificial-fault": "neither", "decide": "penalty"}
     ruled = answer("procedural-penalty", chosen)
     assert any(r.node == "avg-plus-both" for r in ruled.rulings) and ruled.rulings[-1].node == "penalty"
+
+
+def test_the_own_system_card_chart_first_confirms_a_card_was_consulted_and_points_an_explanation_elsewhere() -> None:
+    # Walk 45, 41b (H28:41): offered first for a "never discussed" explanation, the chart assumed a card had been
+    # consulted and ruled "the score stands"; the misinformation (75C, 21B3) was never reached.
+    chart = load_charts()["own-system-card"]
+    state = answer("own-system-card", {"consulted": "no"})
+    ruling = state.rulings[-1]
+    assert ruling.node == "not-consulted" and "No player consulted" in ruling.text
+    assert "misinformation chart" in ruling.text and "score stands" not in ruling.text
+    told = read_description("during the auction she consulted her own system card before bidding")
+    assert answer_from(told, chart, chart.nodes["consulted"]) == "yes"
+    from_explanation = answer(
+        "explanation-of-calls", {"what": "own-system-card"}, until="own-system-card/own-card-used"
+    )
+    assert ("own-system-card", "consulted") not in from_explanation.trail
