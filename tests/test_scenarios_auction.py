@@ -970,6 +970,18 @@ def test_a_player_misled_by_a_wrong_review_may_still_change_the_call_before_any_
     assert late.chart.id == "adjusted-score" and ("explanation-of-calls", "review-change-allowed") not in late.trail
 
 
+def test_a_call_not_alerted_has_its_own_answer_and_is_ruled_as_misinformation() -> None:
+    # Walk 46, #75 (H28:75): "no alert" had no answer of its own among the review-and-explanation chart's; the
+    # director took "An explanation was found wrong later". 21B1(a): a failure to alert where the Regulating
+    # Authority requires one is deemed misinformation.
+    labels = {o.id: o.label for o in load_charts()["explanation-of-calls"].nodes["what"].options}
+    assert labels["not-alerted"] == "A call was not alerted, or wrongly alerted"
+    state = answer("explanation-of-calls", {"what": "not-alerted"}, until="misinformation/agreement")
+    assert state.chart.id == "misinformation"
+    told = note(state, "not-alerted")
+    assert "deemed misinformation" in told.text and told.laws[0] == "21B1(a)"
+
+
 def test_a_legitimate_question_partner_may_have_used_goes_on_to_the_16b1_test() -> None:
     # Walk 38, 54b (H27): LHO's question was in turn, but partner then led the suit it asked about; the chart
     # ended on the general text about when to ask, without the test of the lead (16B1).
