@@ -868,6 +868,16 @@ def test_a_review_of_the_auction_at_the_start_of_play_is_spoken_and_cites_the_la
     assert "20D" in before.laws and "restates all the calls aloud" in before.text
 
 
+def test_an_opening_lead_faced_at_once_stands_and_breaks_the_face_down_procedure_where_leads_are_face_down() -> None:
+    # Walk 44, #20 (H28:20): the lead was faced at once, before the leader's partner could ask about 2C; no answer
+    # fitted, and the nearest never said the lead stands (41C) nor that leading face up broke 41A (90A).
+    early = answer("start-of-play", {"what-happened": "faced-at-once", "face-down-rule": "yes"}).rulings[-1]
+    assert early.text.startswith("The opening lead stands") and "procedural penalty" in early.text
+    assert early.laws[:3] == ("41A", "41C", "90A")
+    allowed = answer("start-of-play", {"what-happened": "faced-at-once", "face-down-rule": "no"}).rulings[-1]
+    assert "the lead was in order and stands" in allowed.text and "90A" not in allowed.laws
+
+
 def test_a_leader_who_changed_the_face_down_lead_on_their_own_leads_the_original_card() -> None:
     # Walk 41, #40 (H29:40): a face-down club five changed to the jack reached 41A only through "a player asked for a
     # review", and the ruling then spoke of a question nobody asked. 41A: withdrawn only on the Director's instruction.
