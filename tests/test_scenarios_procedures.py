@@ -1510,3 +1510,16 @@ def test_the_own_system_card_chart_first_confirms_a_card_was_consulted_and_point
         "explanation-of-calls", {"what": "own-system-card"}, until="own-system-card/own-card-used"
     )
     assert ("own-system-card", "consulted") not in from_explanation.trail
+
+
+def test_a_habitual_mannerism_not_shown_to_be_a_code_breaks_73b1_and_the_pair_is_warned() -> None:
+    # Walk 44, 19b (H28:19): bidding cards slanted when strong, straight when weak, all evening; with no code shown
+    # the only other answer judged one board's information and never said the manner itself breaks 73B1.
+    chosen = {"what": "signals", "prearranged": "habitual"}
+    state = answer("tempo-and-conduct", chosen, until="unauthorised-information/partner-facts")
+    told = note(state, "mannerism")
+    assert "breaks that law even when no code is shown" in told.text and "warned" in told.text
+    assert told.laws[0] == "73B1" and "90A" in told.laws
+    chosen |= {"unauthorised-information/partner-facts": "no"}
+    ruled = answer("tempo-and-conduct", chosen)
+    assert ruled.finished and Engine(load_charts()).ruling_laws(ruled)[0] == "73B1"
