@@ -940,6 +940,15 @@ def test_an_opponents_card_seen_in_the_auction_is_not_answered_by_timing_into_an
     assert answer_from(Description("I overheard a result after the first call"), chart, node) == "after-call"
 
 
+def test_a_disputed_pause_is_decided_on_the_balance_of_probabilities_or_play_continues() -> None:
+    # Walk 46, #69 (H28:69): 5 seconds or 20? The director asked how to decide who is telling the truth, and the
+    # question said only "Establish the facts first". 85A1: the balance of probabilities; 85B: if the facts cannot
+    # be determined, a ruling that lets play continue.
+    node = load_charts()["unauthorised-information"].nodes["partner-facts"]
+    assert {"85A1", "85B"} <= set(node.laws)
+    assert "balance of probabilities" in node.help and "lets play continue" in node.help
+
+
 def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
     # Walks 37 #40 and 39 #79 (H27:40, H27:79): nothing told the director that a slow tray may come from either
     # player on the far side of the screen; 16B1 makes unauthorized only information from partner.
