@@ -949,6 +949,14 @@ def test_a_disputed_pause_is_decided_on_the_balance_of_probabilities_or_play_con
     assert "balance of probabilities" in node.help and "lets play continue" in node.help
 
 
+def test_information_overheard_from_another_table_names_the_procedural_penalty_for_the_pair_overheard() -> None:
+    # Walk 44, #5 (H28:5): the ruling on overheard information never named the pair whose discussion was overheard;
+    # 90B3 makes discussing a board where it may be overheard at another table an offence subject to penalty.
+    state = answer("unauthorised-information", {"ask-source": "other"}, until="other-when")
+    assert "90B3" in state.node.laws
+    assert "a procedural penalty may be assessed against them" in " ".join(state.node.help.split())
+
+
 def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
     # Walks 37 #40 and 39 #79 (H27:40, H27:79): nothing told the director that a slow tray may come from either
     # player on the far side of the screen; 16B1 makes unauthorized only information from partner.
