@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
-from bot.dialogs.facts import Description, answer_from
+from bot.dialogs.facts import Description, answer_from, read_description
 from bot.dialogs.render import outcome_texts
 
 LEAD_RESTRICTION_LAWS = {"23A", "23C", "26", "26A", "26B"}  # a comparable call (23) or a lead restriction (26)
@@ -955,6 +955,25 @@ def test_information_overheard_from_another_table_names_the_procedural_penalty_f
     state = answer("unauthorised-information", {"ask-source": "other"}, until="other-when")
     assert "90B3" in state.node.laws
     assert "a procedural penalty may be assessed against them" in " ".join(state.node.help.split())
+
+
+def test_a_spectators_groan_taken_as_information_from_elsewhere_names_law_76() -> None:
+    # Walk 45, 38b (H28:38): a spectator's groan, taken as information from "Elsewhere", ended at 16D3 "score stands"
+    # and the spectator was never dealt with: 76A1 (under the Director's control), 76B2 (no reaction), 76B4.
+    chart = load_charts()["unauthorised-information"]
+    told = read_description("a spectator groaned when my partner bid 3NT")
+    assert answer_from(told, chart, chart.nodes["ask-source"]) == "spectator"
+    chosen = {
+        "ask-source": "spectator",
+        "other-when": "after-call",
+        "after-first-call": "play",
+        "affected-after-call": "no",
+    }
+    state = answer("unauthorised-information", chosen)
+    assert state.finished and "The extraneous information did not affect the result" in state.rulings[-1].text
+    read = " ".join(outcome_texts(state))
+    assert "a spectator must show no reaction" in read and "may have the spectator leave" in read
+    assert {"76A1", "76B2", "76B4"} <= set(Engine(load_charts()).ruling_laws(state))
 
 
 def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
