@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import answer, note
 
 from bot.dialogs import Engine, load_charts
-from bot.dialogs.facts import Description, answer_from
+from bot.dialogs.facts import Description, answer_from, read_description
 from bot.dialogs.render import outcome_texts
 
 LEAD_RESTRICTION_LAWS = {"23A", "23C", "26", "26A", "26B"}  # a comparable call (23) or a lead restriction (26)
@@ -940,6 +940,42 @@ def test_an_opponents_card_seen_in_the_auction_is_not_answered_by_timing_into_an
     assert answer_from(Description("I overheard a result after the first call"), chart, node) == "after-call"
 
 
+def test_a_disputed_pause_is_decided_on_the_balance_of_probabilities_or_play_continues() -> None:
+    # Walk 46, #69 (H28:69): 5 seconds or 20? The director asked how to decide who is telling the truth, and the
+    # question said only "Establish the facts first". 85A1: the balance of probabilities; 85B: if the facts cannot
+    # be determined, a ruling that lets play continue.
+    node = load_charts()["unauthorised-information"].nodes["partner-facts"]
+    assert {"85A1", "85B"} <= set(node.laws)
+    assert "balance of probabilities" in node.help and "lets play continue" in node.help
+
+
+def test_information_overheard_from_another_table_names_the_procedural_penalty_for_the_pair_overheard() -> None:
+    # Walk 44, #5 (H28:5): the ruling on overheard information never named the pair whose discussion was overheard;
+    # 90B3 makes discussing a board where it may be overheard at another table an offence subject to penalty.
+    state = answer("unauthorised-information", {"ask-source": "other"}, until="other-when")
+    assert "90B3" in state.node.laws
+    assert "a procedural penalty may be assessed against them" in " ".join(state.node.help.split())
+
+
+def test_a_spectators_groan_taken_as_information_from_elsewhere_names_law_76() -> None:
+    # Walk 45, 38b (H28:38): a spectator's groan, taken as information from "Elsewhere", ended at 16D3 "score stands"
+    # and the spectator was never dealt with: 76A1 (under the Director's control), 76B2 (no reaction), 76B4.
+    chart = load_charts()["unauthorised-information"]
+    told = read_description("a spectator groaned when my partner bid 3NT")
+    assert answer_from(told, chart, chart.nodes["ask-source"]) == "spectator"
+    chosen = {
+        "ask-source": "spectator",
+        "other-when": "after-call",
+        "after-first-call": "play",
+        "affected-after-call": "no",
+    }
+    state = answer("unauthorised-information", chosen)
+    assert state.finished and "The extraneous information did not affect the result" in state.rulings[-1].text
+    read = " ".join(outcome_texts(state))
+    assert "a spectator must show no reaction" in read and "may have the spectator leave" in read
+    assert {"76A1", "76B2", "76B4"} <= set(Engine(load_charts()).ruling_laws(state))
+
+
 def test_a_slow_tray_behind_screens_is_not_taken_as_partners_hesitation_without_finding_who_was_slow() -> None:
     # Walks 37 #40 and 39 #79 (H27:40, H27:79): nothing told the director that a slow tray may come from either
     # player on the far side of the screen; 16B1 makes unauthorized only information from partner.
@@ -954,6 +990,32 @@ def test_a_player_asking_when_she_may_ask_about_a_call_gets_her_turn_without_an_
     state = answer("explanation-of-calls", {"what": "question", "question": "when", "question-when-used": "no"})
     assert state.finished and state.rulings[-1].laws[:2] == ("20F1", "20F2")
     assert "at their own turn to call" in state.rulings[-1].text and "no infraction" in state.rulings[-1].text
+
+
+def test_a_player_misled_by_a_wrong_review_may_still_change_the_call_before_any_adjusted_score() -> None:
+    # Walk 18 #70, walk 44 #17 (H28:17): an opponent's review left out partner's double, and the chart went straight
+    # to an adjusted score. 21B1(a): until the end of the auction period, and if partner has not called since, the
+    # player may change a call misinformation from an opponent could well have influenced.
+    wrong = {"what": "review", "review": "wrong", "review-corrected": "no"}
+    asked = answer("explanation-of-calls", wrong, until="review-change")
+    assert "21B1(a)" in asked.node.laws and "partner not called since" in asked.node.ask
+    changed = answer("explanation-of-calls", {**wrong, "review-change": "yes"}, until="review-play-on")
+    assert "may change that call" in note(changed, "review-change-allowed").text
+    assert {"21B1(a)", "21B2"} <= set(note(changed, "review-change-allowed").laws)
+    late = answer("explanation-of-calls", {**wrong, "review-change": "no"}, until="adjusted-score/damaged")
+    assert late.chart.id == "adjusted-score" and ("explanation-of-calls", "review-change-allowed") not in late.trail
+
+
+def test_a_call_not_alerted_has_its_own_answer_and_is_ruled_as_misinformation() -> None:
+    # Walk 46, #75 (H28:75): "no alert" had no answer of its own among the review-and-explanation chart's; the
+    # director took "An explanation was found wrong later". 21B1(a): a failure to alert where the Regulating
+    # Authority requires one is deemed misinformation.
+    labels = {o.id: o.label for o in load_charts()["explanation-of-calls"].nodes["what"].options}
+    assert labels["not-alerted"] == "A call was not alerted, or wrongly alerted"
+    state = answer("explanation-of-calls", {"what": "not-alerted"}, until="misinformation/agreement")
+    assert state.chart.id == "misinformation"
+    told = note(state, "not-alerted")
+    assert "deemed misinformation" in told.text and told.laws[0] == "21B1(a)"
 
 
 def test_a_legitimate_question_partner_may_have_used_goes_on_to_the_16b1_test() -> None:

@@ -426,6 +426,16 @@ def test_revoke_on_trick_twelve_before_the_hands_are_returned_is_corrected() -> 
     assert "must be corrected, even if established" in state.rulings[-1].text and "62D1" in state.rulings[-1].laws
 
 
+def test_a_trick_twelve_revoke_corrected_lets_the_non_offenders_take_back_cards_played_after_it() -> None:
+    # Walk 46, #73 (H28:73): the hands were still out after trick 13, and the correction never said what becomes of
+    # the cards played after the revoke. 62C1: each non-offender may withdraw them; 62C2: then the offending side's
+    # next player may withdraw theirs, a penalty card for a defender.
+    ruling = answer("revoke", {"what-happened": "revoke", "trick-twelve": "yes", "twelve-hands": "no"}).rulings[-1]
+    assert "may then withdraw and return to hand any card they played after the revoke" in ruling.text
+    assert "which becomes a penalty card if that player is a defender" in ruling.text
+    assert {"62C1", "62C2"} <= set(ruling.laws)
+
+
 def test_dummy_asking_a_defender_about_a_revoke() -> None:
     state = answer("revoke", {"what-happened": "inquiry"})
     assert "may not ask a defender" in state.rulings[-1].text and "61B2(b)" in state.rulings[-1].laws

@@ -303,6 +303,28 @@ def test_declarer_leads_from_the_wrong_hand_rho_refuses_and_declarer_finesses_hi
     assert "ASSIGNED adjusted score" in state.rulings[-1].text
 
 
+def test_an_accepted_lead_from_the_wrong_hand_is_not_ruled_as_information_from_a_withdrawn_action() -> None:
+    # Walk 45, 26b (H28:26): the defenders accepted declarer's lead from the wrong hand, nothing was withdrawn, yet
+    # the adjustment read "information from a withdrawn action" and cited 16C2 and 16C3. 55C: "Law 16 applies".
+    accepted = {
+        **FROM_THE_WRONG_HAND_RETRACTED,
+        "declarer-choice": "accept",
+        "information": "yes",
+        "unauthorised-information/suggested": "yes",
+        "unauthorised-information/logical-alternative": "yes",
+        "adjusted-score/damaged": "yes",
+        "adjusted-score/contest": "pairs",
+        "adjusted-score/can-assign": "single",
+        "adjusted-score/self-inflicted": "no",
+    }
+    state = answer("lead-out-of-turn", accepted)
+    read = " ".join(outcome_texts(state))
+    assert state.finished and "ASSIGNED adjusted score" in state.rulings[-1].text
+    assert "withdrawn" not in read and "obtained through their own infraction" in read
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert "55C" in laws and not {"16C2", "16C3"} & set(laws)
+
+
 def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_states_and_cites_55b2() -> None:
     # Walk 6 #94: West accepts, East (next in turn after dummy's lead) wants it retracted, so East prevails (55A);
     # at the end of play nothing came of it. The ruling read out and its laws say what the table did: the card
@@ -938,6 +960,16 @@ def test_a_review_of_the_auction_at_the_start_of_play_is_spoken_and_cites_the_la
     assert "20D" in before.laws and "restates all the calls aloud" in before.text
 
 
+def test_an_opening_lead_faced_at_once_stands_and_breaks_the_face_down_procedure_where_leads_are_face_down() -> None:
+    # Walk 44, #20 (H28:20): the lead was faced at once, before the leader's partner could ask about 2C; no answer
+    # fitted, and the nearest never said the lead stands (41C) nor that leading face up broke 41A (90A).
+    early = answer("start-of-play", {"what-happened": "faced-at-once", "face-down-rule": "yes"}).rulings[-1]
+    assert early.text.startswith("The opening lead stands") and "procedural penalty" in early.text
+    assert early.laws[:3] == ("41A", "41C", "90A")
+    allowed = answer("start-of-play", {"what-happened": "faced-at-once", "face-down-rule": "no"}).rulings[-1]
+    assert "the lead was in order and stands" in allowed.text and "90A" not in allowed.laws
+
+
 def test_a_leader_who_changed_the_face_down_lead_on_their_own_leads_the_original_card() -> None:
     # Walk 41, #40 (H29:40): a face-down club five changed to the jack reached 41A only through "a player asked for a
     # review", and the ruling then spoke of a question nobody asked. 41A: withdrawn only on the Director's instruction.
@@ -1048,6 +1080,24 @@ def test_a_card_played_on_a_wrong_explanation_is_taken_back_only_if_no_card_was_
     assert "47E2(b)" in Engine(load_charts()).ruling_laws(late)
     early = answer("retraction-of-card-played", {**told, "misexplained": "no"}, until="misinformation/damage")
     assert "the player may take the card back" in " ".join(outcome_texts(early))
+
+
+def test_a_face_down_opening_lead_taken_back_after_a_corrected_explanation_still_offers_a_change_of_last_call() -> None:
+    # Walk 45, 50b (H28:50): the face-down lead went to the misinformation chart at the play stage, which skips the
+    # clarification period, so the leader was never offered a change of their last call. 21B1(a): "Until the end of
+    # the auction period"; 17D1: the period ends when a defender faces the opening lead.
+    chosen = {"why": "misexplained", "misexplained": "face-down", "misinformation/agreement": "explanation"}
+    asked = answer("retraction-of-card-played", chosen, until="misinformation/change-call")
+    assert asked.node.id == "change-call" and "may still change their last call" in note(asked, "clarification").text
+    state = answer(
+        "retraction-of-card-played", {**chosen, "misinformation/change-call": "yes"}, until="misinformation/damage"
+    )
+    assert "21B1(a)" in Engine(load_charts()).ruling_laws(state)
+    right = answer(
+        "retraction-of-card-played",
+        {**chosen, "misinformation/agreement": "call", "misinformation/mistaken-call": "no"},
+    )
+    assert "the face-down card stays the opening lead" in " ".join(outcome_texts(right))
 
 
 def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:

@@ -1521,3 +1521,47 @@ def test_a_late_pair_whose_delay_left_boards_unplayed_gets_them_scored_before_th
         "procedural-penalty", {"offence": "late-slow", "late-boards": "yes"}, until="adjusted-score/contest-artificial"
     )
     assert state.chart.id == "adjusted-score" and state.node.id == "contest-artificial"
+
+
+def test_the_artificial_score_question_names_the_two_sides_and_clears_a_pair_held_up_by_a_slow_pair_elsewhere() -> None:
+    # Walk 46, #56 (H28:56): two pairs missed a board because a slow pair at another table held up the movement.
+    # "Which describes the two sides?" did not say which two, and read as the slow pair and its victims it gave an
+    # innocent pair average minus. 12C2(a): average plus "to a contestant in no way at fault".
+    chosen = {"offence": "late-slow", "late-boards": "yes", "adjusted-score/contest-artificial": "pairs"}
+    state = answer("procedural-penalty", chosen, until="adjusted-score/artificial-fault")
+    assert "the two sides who were to play this board against each other" in state.node.ask
+    assert "kept from playing the board by a late or slow contestant at another table is in no way at fault" in (
+        " ".join(state.node.help.split())
+    )
+    chosen |= {"adjusted-score/artificial-fault": "neither", "decide": "penalty"}
+    ruled = answer("procedural-penalty", chosen)
+    assert any(r.node == "avg-plus-both" for r in ruled.rulings) and ruled.rulings[-1].node == "penalty"
+
+
+def test_the_own_system_card_chart_first_confirms_a_card_was_consulted_and_points_an_explanation_elsewhere() -> None:
+    # Walk 45, 41b (H28:41): offered first for a "never discussed" explanation, the chart assumed a card had been
+    # consulted and ruled "the score stands"; the misinformation (75C, 21B3) was never reached.
+    chart = load_charts()["own-system-card"]
+    state = answer("own-system-card", {"consulted": "no"})
+    ruling = state.rulings[-1]
+    assert ruling.node == "not-consulted" and "No player consulted" in ruling.text
+    assert "misinformation chart" in ruling.text and "score stands" not in ruling.text
+    told = read_description("during the auction she consulted her own system card before bidding")
+    assert answer_from(told, chart, chart.nodes["consulted"]) == "yes"
+    from_explanation = answer(
+        "explanation-of-calls", {"what": "own-system-card"}, until="own-system-card/own-card-used"
+    )
+    assert ("own-system-card", "consulted") not in from_explanation.trail
+
+
+def test_a_habitual_mannerism_not_shown_to_be_a_code_breaks_73b1_and_the_pair_is_warned() -> None:
+    # Walk 44, 19b (H28:19): bidding cards slanted when strong, straight when weak, all evening; with no code shown
+    # the only other answer judged one board's information and never said the manner itself breaks 73B1.
+    chosen = {"what": "signals", "prearranged": "habitual"}
+    state = answer("tempo-and-conduct", chosen, until="unauthorised-information/partner-facts")
+    told = note(state, "mannerism")
+    assert "breaks that law even when no code is shown" in told.text and "warned" in told.text
+    assert told.laws[0] == "73B1" and "90A" in told.laws
+    chosen |= {"unauthorised-information/partner-facts": "no"}
+    ruled = answer("tempo-and-conduct", chosen)
+    assert ruled.finished and Engine(load_charts()).ruling_laws(ruled)[0] == "73B1"
