@@ -116,8 +116,17 @@ def test_contested_3nt_claim_ruling_says_how_many_tricks_and_scores_the_claim_le
     assert ruling_score_text("transfer", 1, ["3NT+1", "nv", "declarer"]).startswith("+400 — 3NT= nv")
 
 
-def test_defender_concedes_and_partner_objects_at_once() -> None:
-    state = answer("claim", {"what-said": "concession", "defender-concession": "yes", "claim-before": "no"})
+@pytest.mark.parametrize(
+    "path",
+    [
+        {"what-said": "concession", "defender-concession": "yes", "claim-before": "no"},
+        # walk 51, H30:97: a defender's "we get one more" is a claim, and so concedes the rest (68B1); partner
+        # objected at once, so neither a concession nor a claim has occurred (68B2), not a disputed claim (70)
+        {"what-said": "claim", "faced-for-claim": "yes", "agreed": "partner-objected", "claim-before": "no"},
+    ],
+)
+def test_defender_concedes_and_partner_objects_at_once(path: dict[str, str]) -> None:
+    state = answer("claim", path)
     assert "Neither a concession nor a claim" in state.rulings[-1].text
     assert state.rulings[-1].laws == ("68B2", "16B1", "16C")
 
