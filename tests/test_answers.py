@@ -1188,6 +1188,14 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
             "partner explained my 3c as a transfer but we never discussed it, he was guessing. why did the td adjust?",
             "75D2",
         ),
+        # the twenty-eighth readings: two low cards a defender lets fall are both major, declarer picks (50B, 51A)
+        ("while defending i dropped the 4 and the 9 of spades face up. are both minor penalty cards?", "50B"),
+        ("in the play two of partner's small cards fell out face up at trick 4. which one must she play?", "51A"),
+        # three passes with one out of rotation do not end the auction (17D3)
+        (
+            "pass, pass, pass went the bidding after my 2h, but rho had not yet called. was the auction over?",
+            "17D3",
+        ),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
