@@ -939,6 +939,23 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "12C1(e)",
         ),
         ("after their infraction we blundered in the play. can the td still adjust?", "12C1(e)"),
+        # the twenty-eighth readings' wordings: a seat in an aside, a card with its suit symbol first, a negation,
+        # an adverb or an object between the words a concept was written for
+        ("partner dropped the ♥6 face up. declarer says i must lead a heart now. is that so?", "50B"),
+        (
+            "i led out of turn at trick 7 (not the opening lead), declarer made me take it back. is it a penalty card?",
+            "56B",
+        ),
+        ("partner has a penalty card and i led a club straight away when i won the trick. was that wrong?", "50D2"),
+        (
+            "i had forgotten to alert partner's transfer. the opponents were damaged; will the td adjust the score?",
+            "21B3",
+        ),
+        ("i was dummy and told rho 'no hearts?'. he found one. does the revoke get corrected?", "62A"),
+        ("in the bidding lho asked about my 3c, then her partner led a club. was the question a hint?", "16B1(a)"),
+        ("is there really a rule that you must call at a steady tempo?", "73D1"),
+        ("i called for the 8 of spades from dummy but there was not one. what now?", "46B4"),
+        ("dummy shouted out that lho had revoked. is that allowed?", "43A1(b)"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -1243,6 +1260,26 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
         ),
         # part of the auction restated is no question about a single call
         ("can i ask for just the last two calls to be repeated?", "asking-about-one-call"),
+        # the twenty-eighth readings: a reservation of rights over partner's hesitation, dummy calling the
+        # Director after a claim played out, a deal found wrong by the count, a question in the auction called a
+        # signal, the asker's own card played before dummy's was named
+        (
+            "partnr hesitated and passed, i bid on, and lho reserved his rights and called the td. was i allowed?",
+            "hesitation-when-to-call",
+        ),
+        (
+            "declarer claimed, we all agreed to play it out, then dummy called the td: the claim stands. who wins?",
+            "dummy-calls-director",
+        ),
+        (
+            "after play i had 12 and lho had 14, the board was dealt wrong. why was our result cancelled?",
+            "shuffle-and-deal",
+        ),
+        (
+            "in the auction rho asked what 2c meant and lho then led a club. was the question a signal?",
+            "asking-in-the-play",
+        ),
+        ("i played my card before declarer had named one from dummy. does my card count?", "dummy-indicates-card"),
     ],
 )
 def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:
