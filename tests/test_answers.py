@@ -562,11 +562,16 @@ def test_a_player_whose_own_hesitation_partner_used_is_told_their_side_is_adjust
 def test_summaries_keep_the_conditions_their_laws_state() -> None:
     """Read against the 2017 text: no lead restrictions once the next player called over a bid above seven
     (38D); a repeated call out of turn is free of rectification only if legal (31A1, 32A1); a wrong explanation
-    found in the play is still corrected (75B2)."""
+    found in the play is still corrected (75B2); a low card is minor only when it is a defender's single penalty
+    card (50B); partner's mistaken explanation bars the call it suggests over a logical alternative (16B1(a))."""
     charts = load_charts()
     assert "unless the next player" in charts["inadmissible-call"].summary.text
     assert "if it is legal" in charts["call-out-of-rotation"].summary.text
     assert "75B2" in charts["explanation-of-calls"].summary.laws
+    for chart in ("defender-exposes-card", "penalty-card"):
+        assert "two or more penalty cards" in charts[chart].summary.text
+    explained = next(case for case in load_cases() if case.id == "partners-mistaken-explanation")
+    assert "logical alternative" in explained.answer.sentences[0].text
 
 
 @pytest.mark.parametrize(
