@@ -562,11 +562,16 @@ def test_a_player_whose_own_hesitation_partner_used_is_told_their_side_is_adjust
 def test_summaries_keep_the_conditions_their_laws_state() -> None:
     """Read against the 2017 text: no lead restrictions once the next player called over a bid above seven
     (38D); a repeated call out of turn is free of rectification only if legal (31A1, 32A1); a wrong explanation
-    found in the play is still corrected (75B2)."""
+    found in the play is still corrected (75B2); a low card is minor only when it is a defender's single penalty
+    card (50B); partner's mistaken explanation bars the call it suggests over a logical alternative (16B1(a))."""
     charts = load_charts()
     assert "unless the next player" in charts["inadmissible-call"].summary.text
     assert "if it is legal" in charts["call-out-of-rotation"].summary.text
     assert "75B2" in charts["explanation-of-calls"].summary.laws
+    for chart in ("defender-exposes-card", "penalty-card"):
+        assert "two or more penalty cards" in charts[chart].summary.text
+    explained = next(case for case in load_cases() if case.id == "partners-mistaken-explanation")
+    assert "logical alternative" in explained.answer.sentences[0].text
 
 
 @pytest.mark.parametrize(
@@ -939,6 +944,23 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "12C1(e)",
         ),
         ("after their infraction we blundered in the play. can the td still adjust?", "12C1(e)"),
+        # the twenty-eighth readings' wordings: a seat in an aside, a card with its suit symbol first, a negation,
+        # an adverb or an object between the words a concept was written for
+        ("partner dropped the ♥6 face up. declarer says i must lead a heart now. is that so?", "50B"),
+        (
+            "i led out of turn at trick 7 (not the opening lead), declarer made me take it back. is it a penalty card?",
+            "56B",
+        ),
+        ("partner has a penalty card and i led a club straight away when i won the trick. was that wrong?", "50D2"),
+        (
+            "i had forgotten to alert partner's transfer. the opponents were damaged; will the td adjust the score?",
+            "21B3",
+        ),
+        ("i was dummy and told rho 'no hearts?'. he found one. does the revoke get corrected?", "62A"),
+        ("in the bidding lho asked about my 3c, then her partner led a club. was the question a hint?", "16B1(a)"),
+        ("is there really a rule that you must call at a steady tempo?", "73D1"),
+        ("i called for the 8 of spades from dummy but there was not one. what now?", "46B4"),
+        ("dummy shouted out that lho had revoked. is that allowed?", "43A1(b)"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -1191,6 +1213,14 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
         # the thirtieth reading's WRONG kinds: a review after the lead is faced (41B) and a fouled board (87B)
         ("once the opening lead is faced can i still hear the bidding again?", "41B"),
         ("board 9 turned out to be fouled. how is it scored, do we get an average?", "87B"),
+        # the twenty-eighth readings: two low cards a defender lets fall are both major, declarer picks (50B, 51A)
+        ("while defending i dropped the 4 and the 9 of spades face up. are both minor penalty cards?", "50B"),
+        ("in the play two of partner's small cards fell out face up at trick 4. which one must she play?", "51A"),
+        # three passes with one out of rotation do not end the auction (17D3)
+        (
+            "pass, pass, pass went the bidding after my 2h, but rho had not yet called. was the auction over?",
+            "17D3",
+        ),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
@@ -1245,6 +1275,26 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
             "opening-lead-face-down",
         ),
         ("the td said our board was fouled. how does that get scored, do we just get average?", "average-plus"),
+        # the twenty-eighth readings: a reservation of rights over partner's hesitation, dummy calling the
+        # Director after a claim played out, a deal found wrong by the count, a question in the auction called a
+        # signal, the asker's own card played before dummy's was named
+        (
+            "partnr hesitated and passed, i bid on, and lho reserved his rights and called the td. was i allowed?",
+            "hesitation-when-to-call",
+        ),
+        (
+            "declarer claimed, we all agreed to play it out, then dummy called the td: the claim stands. who wins?",
+            "dummy-calls-director",
+        ),
+        (
+            "after play i had 12 and lho had 14, the board was dealt wrong. why was our result cancelled?",
+            "shuffle-and-deal",
+        ),
+        (
+            "in the auction rho asked what 2c meant and lho then led a club. was the question a signal?",
+            "asking-in-the-play",
+        ),
+        ("i played my card before declarer had named one from dummy. does my card count?", "dummy-indicates-card"),
     ],
 )
 def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:

@@ -138,6 +138,8 @@ DATA = Path(__file__).parent / "data"
     # written after the mends (in sample): 1.000.
     # The twenty-ninth round's 20 of our own (own-f), on the kinds of the twenty-seventh sets' strict readings,
     # written before the mends: 0.650 before, 1.000 after (in sample).
+    # The thirtieth round's 20 of our own (own-g), on the kinds of the twenty-eighth sets' strict readings, written
+    # before the mends: 0.700 before, 1.000 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -158,6 +160,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-d.jsonl", 0.95),
         ("player-questions-own-e.jsonl", 0.9),
         ("player-questions-own-f.jsonl", 0.95),
+        ("player-questions-own-g.jsonl", 0.95),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -191,8 +194,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout26b.jsonl", 0.82),
         ("player-questions-holdout27.jsonl", 0.87),
         ("player-questions-holdout27b.jsonl", 0.89),
-        ("player-questions-holdout28.jsonl", 0.87),
-        ("player-questions-holdout28b.jsonl", 0.83),
+        ("player-questions-holdout28.jsonl", 0.97),
+        ("player-questions-holdout28b.jsonl", 0.97),
         ("player-questions-holdout30.jsonl", 0.92),
         ("player-questions-holdout30b.jsonl", 0.89),
     ],
@@ -224,6 +227,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-d.jsonl",
             "player-questions-own-e.jsonl",
             "player-questions-own-f.jsonl",
+            "player-questions-own-g.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"

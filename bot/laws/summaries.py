@@ -29,6 +29,13 @@ SUMMARY_WORDS = 120  # a player reads it at the table: one short paragraph
 SUMMARIES_DIR = KNOWLEDGE_DIR / "summaries"
 CASES_DIR = SUMMARIES_DIR / "cases"
 _WORD = re.compile(r"[\w'’‐-]+")
+_CARD = re.compile(r"([♣♦♥♠])(10|[2-9akqjt])(?!\w)")  # a card named suit first: ♣4, ♥q
+_SUITS = {"♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades"}
+# an aside naming who a seat is: "dummy (his wife)", "dummy, my partner,", "declarer (my lho)"
+_ASIDE = re.compile(
+    r"\b(dummy|declarer|partner|lho|rho)"
+    r"( \((?:my|his|her|their|our) [a-z' -]{1,20}\)|, (?:my|his|her|their|our) [a-z' -]{1,20},)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,8 +353,12 @@ def load_general_laws() -> GeneralLaws:
 
 def folded(text: str) -> str:
     """A text as conditions and question forms are matched against it: casefolded, curly apostrophes straight,
-    runs of white space one space."""
-    return " ".join(text.casefold().replace("’", "'").split())
+    runs of white space one space, and a card written suit symbol first ("the ♣4") as in words ("the 4 of
+    clubs"), so a condition written for the one meets the other; a bid ("4♠") is left as it is. An aside that
+    names who a seat is ("dummy (his wife) reached", "dummy, my partner, blurted out") is left out, so the
+    seat meets its act as if told without it."""
+    words = " ".join(text.casefold().replace("’", "'").split())
+    return _ASIDE.sub(r"\1", _CARD.sub(lambda m: f"{m[2]} of {_SUITS[m[1]]}", words))
 
 
 def find_case(cases: tuple[Case, ...], text: str, ranked: Sequence[int] = ()) -> Case | None:
