@@ -1170,6 +1170,17 @@ def test_three_passes_with_a_player_still_to_call_do_not_end_the_auction(matcher
     assert result.candidates[0].law in {17, 34}, result.candidates
 
 
+def test_a_lead_before_declarer_chose_against_partners_penalty_card_is_law_50(matcher: Matcher) -> None:
+    """A defender whose partner has a major penalty card may not lead until declarer has stated his option (50D2),
+    and one who leads too soon is subject to Law 49: read as a lead out of turn (56), it was answered with the lead
+    out of turn's rectifications for a lead made in turn (pq28-048, and pq27-039, pq23-071, pq22-021 before it)."""
+    result = matcher.match(
+        "partner had a major penalty card out (the ♠q, from a lead out of turn). i won the next trick and led a club "
+        "straight away before declarer had said anything about making me lead spades or not. does my club count?"
+    )
+    assert result.candidates[0].law in {49, 50}, result.candidates
+
+
 def test_a_sentence_that_only_gives_the_contract_and_the_auction_is_no_incident(matcher: Matcher) -> None:
     """Walk 46, #58: a first sentence giving only the contract and the auction ("defending 4♥ after 1♥ - 2♣ - 2♦ -
     4♥") was offered as a second incident, "Revoke", its calls counted as words of a story; they set the scene."""
