@@ -1110,3 +1110,83 @@ def test_declarers_own_named_card_fallen_is_law_48_before_a_defenders_card(match
     offered first made declarer's card a penalty card (48A: none of declarer's cards ever is)."""
     result = matcher.match("declarer's queen of spades slipped out of his hand face up while he was playing to trick 4")
     assert result.candidates[0].law == 48
+
+
+@pytest.mark.parametrize(
+    ("text", "laws"),
+    [
+        (
+            "three passes, the opening lead face down, and the player who will be declarer says 'hold on, I want "
+            "to bid 4 hearts'",
+            {39},
+        ),
+        ("a lady standing behind me keeps groaning each time my partner leads a card", {76}),
+        ("that couple always place their bidding cards slanted with a good hand, I have watched it all night", {73}),
+        (
+            "after north's 3♥ and three passes, WEST put the king of clubs face up on the table and north immediately "
+            "started laying his own cards out face up",
+            {54},
+        ),
+        (
+            "I led from my hand, my LHO followed, and before I had picked anything from dummy my RHO already put the "
+            "king of clubs on the table",
+            {57},
+        ),
+    ],
+)
+def test_a_moment_after_the_auction_or_at_the_tables_edge_finds_its_law(
+    matcher: Matcher, text: str, laws: set[int]
+) -> None:
+    """The future declarer's call after the final pass is cancelled (39A, 39B), a spectator who reacts is Law 76, a
+    manner of putting calls down that tells partner something is 73B1, declarer spreading his hand after a faced
+    lead out of turn is 54A, and a defender's card before declarer named dummy's is premature (57A): each was
+    offered under a neighbour (41 or 54, 16, 40 or 74, 50, 45) before the twenty-ninth round of issue 22."""
+    result = matcher.match(text)
+    assert result.confident and result.candidates[0].law in laws, result.candidates
+
+
+def test_an_agreement_a_found_card_a_tempo_and_two_exposed_cards_are_told_from_their_neighbours() -> None:
+    """Agreement with a claim taken back is 69B, not the claim (68); a card found in the pocket is 14B2, among the
+    played cards it is 67 (14B1); the tempo asked for itself is 73A2, not partner's pause (16); two cards exposed at
+    once are both major (50B), which Law 49 does not say; a lead out of turn "not the opening lead" is 56."""
+    deciders = load_deciders()
+    assert (
+        decide(deciders, 68, 69, "we accepted the claim but found a trump trick; can we take back our agreement?") == 69
+    )
+    assert decide(deciders, 67, 14, "at trick 11 the missing card was still in the board pocket") == 14
+    assert decide(deciders, 67, 14, "a trick had three cards in it at the end") is None
+    assert decide(deciders, 16, 73, "must everyone bid at a steady tempo?") == 73
+    assert decide(deciders, 49, 50, "as a defender I dropped two cards face up") == 50
+    assert decide(deciders, 54, 56, "a defender led out of turn at trick 5, not the opening lead") == 56
+
+
+def test_three_passes_with_a_player_still_to_call_do_not_end_the_auction(matcher: Matcher) -> None:
+    """Three passes while a player still had to call do not end the auction (17D3, 34); read as calls after the
+    final pass (39) it was answered with "calls after the final pass are cancelled" (pq28b-095, WRONG)."""
+    result = matcher.match(
+        "i opened 1h, lho passed, partner passed and i passed too, forgetting rho still had to call. td gave rho his "
+        "turn back. shouldnt the auction have been over after three passes?"
+    )
+    assert result.candidates[0].law in {17, 34}, result.candidates
+
+
+def test_a_lead_before_declarer_chose_against_partners_penalty_card_is_law_50(matcher: Matcher) -> None:
+    """A defender whose partner has a major penalty card may not lead until declarer has stated his option (50D2),
+    and one who leads too soon is subject to Law 49: read as a lead out of turn (56), it was answered with the lead
+    out of turn's rectifications for a lead made in turn (pq28-048, and pq27-039, pq23-071, pq22-021 before it)."""
+    result = matcher.match(
+        "partner had a major penalty card out (the ♠q, from a lead out of turn). i won the next trick and led a club "
+        "straight away before declarer had said anything about making me lead spades or not. does my club count?"
+    )
+    assert result.candidates[0].law in {49, 50}, result.candidates
+
+
+def test_a_sentence_that_only_gives_the_contract_and_the_auction_is_no_incident(matcher: Matcher) -> None:
+    """Walk 46, #58: a first sentence giving only the contract and the auction ("defending 4♥ after 1♥ - 2♣ - 2♦ -
+    4♥") was offered as a second incident, "Revoke", its calls counted as words of a story; they set the scene."""
+    story = (
+        "My partner and I were defending 5♥ after 1♥ - 2♣ - 3♦ - 5♥. During the auction my partner asked what 3♦ "
+        "meant and then passed. I led a diamond and we beat it. Declarer says the question suggested my lead. Is he "
+        "right?"
+    )
+    assert matcher.match(story).incidents == ()

@@ -60,7 +60,7 @@ from bot.matching.actions import Action, load_actions
 from bot.matching.bm25 import Bm25
 from bot.matching.deciders import Decider, decide, load_deciders
 from bot.matching.examples import ExampleVotes, Labelled, mix, read_examples, same_query, spent_written
-from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean
+from bot.matching.normalise import MAX_QUERY, STOPWORDS, Normaliser, Token, clean, story_words
 from bot.matching.token_cache import CACHE_DIR, TokenCache, knowledge_key
 from bot.matching.turns import Relation, load_turns, signalled
 
@@ -88,7 +88,7 @@ ASKS = 0.6  # share of its points the sentence that asks the question adds to a 
 SEVERAL = 40.0  # phrase score at which a sentence of a story counts as naming a law ...
 AGAIN = 3.0  # ... and the points a law gains for each sentence after the first that names it
 INCIDENT = 62.0  # phrase score at which a sentence's first law stands as an incident of its own ...
-TOLD = 8  # ... when the sentence has at least TOLD words (a shorter one sets the scene: "IMPs, not vul.") ...
+TOLD = 8  # ... when it tells at least TOLD words besides its calls (a shorter one sets the scene: "IMPs, not vul.") ...
 BESIDE = 6  # ... when the whole message also ranks that law among its first BESIDE
 TURN = 30.0  # points a law gains from a relation of seats and turns the message tells (knowledge/turns.yaml)
 MESSAGE = 2000  # characters of a long message read sentence by sentence (the whole is read up to its first 500)
@@ -496,7 +496,7 @@ class Matcher:
             return (), ()
         firm: dict[int, tuple[float, str]] = {}
         for piece in pieces:
-            if not piece.scores or piece.asks or len(piece.text.split()) < TOLD:  # asks, or sets the scene
+            if not piece.scores or piece.asks or story_words(piece.text) < TOLD:  # asks, or sets the scene
                 continue
             first = piece.text.split(maxsplit=1)[:1]
             if first and first[0].strip(",").lower() in self.continues:  # the sentence before, finished

@@ -60,6 +60,7 @@ _CLAUSE_BREAK = re.compile(r"[.!?;,\n]|\b(?:and|then|after|over|on top of)\b")
 _OUT_OF_TURN = "outofturn"  # the meaning matching-synonyms.yaml gives "out of turn", "ahead of me", "was my turn"
 THAI = re.compile(r"[\u0e00-\u0e7f]+")
 _WORD = re.compile(r"[a-z0-9]+")
+_STORY_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # a word of letters: no call, number or dash
 _SPELLINGS = (  # American stem endings → British ones (see _british)
     (re.compile(r"(?<=\w\w\w)iz(at)?$"), r"is\1"),
     (re.compile(r"(?<=\w\w)ens$"), "enc"),
@@ -98,6 +99,12 @@ def clean(text: str, limit: int = MAX_QUERY) -> str:
     if not text.isprintable():
         text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
     return text[:limit]
+
+
+def story_words(text: str) -> int:
+    """How many words a sentence tells besides its calls and numbers: "We were defending 4♥ after 1♥ - 2♣ - 2♦ - 4♥."
+    tells four words and an auction, which sets the scene of a story rather than telling an incident."""
+    return len(_STORY_WORD.findall(_BID.sub(" ", text)))
 
 
 def thai_key(text: str) -> str:
