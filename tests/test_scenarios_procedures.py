@@ -565,12 +565,27 @@ def test_an_agreement_explained_wrongly_is_handed_to_the_misinformation_chart_no
     # Walk 28 #19: "weak with hearts" against a card saying Multi was ruled "entitled to an adjusted score" under
     # Law 40 without finding the agreement (21B1(b): presume a mistaken explanation) or damage (21B3, 12C1).
     # Walk 35 #76: the presumption is 21B1(b), not 75C (75C is the mistaken call: "the result stands").
-    explained = answer("partnership-understandings", {"what": "not-disclosed", "how-undisclosed": "yes"})
+    earlier = {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "earlier"}
+    explained = answer("partnership-understandings", earlier)
     ruling = explained.rulings[-1]
     assert "entitled to an adjusted score" not in ruling.text and "misinformation chart" in ruling.text
     assert ruling.laws == ("21B1(a)", "21B1(b)", "75B1", "21B3")
     card_only = {"what": "not-disclosed", "how-undisclosed": "no", "not-disclosed": "yes"}
     assert "entitled to an adjusted score" in answer("partnership-understandings", card_only).rulings[-1].text
+
+
+def test_a_missed_alert_found_after_the_hand_asks_about_damage_and_adjusts_not_only_hands_it_on() -> None:
+    # Walk 48 #11 (H30:11): a missed alert found on the system card after the hand ended "rule on it with the
+    # misinformation chart" and stopped; 21B1(a) makes it misinformation, 75B1 adjusts for damage, 20F5(b) names
+    # who had to correct it, and 12C1 says how.
+    after = {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "after-play"}
+    state = answer("partnership-understandings", {**after, "mi-damage": "yes"}, until="adjusted-score/contest")
+    assert state.chart.id == "adjusted-score"
+    told = note(answer("partnership-understandings", after, until="mi-damage"), "mi-after")
+    assert "misinformation" in told.text and "20F5(b)" in told.laws
+    assert "score is adjusted" in note(state, "mi-damaged").text
+    stands = answer("partnership-understandings", {**after, "mi-damage": "no"}).rulings[-1]
+    assert "score stands" in stands.text and stands.laws[0] == "75B1"
 
 
 def test_an_undisclosed_signalling_agreement_is_asked_about_as_well_as_a_call() -> None:
