@@ -1311,12 +1311,27 @@ def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_pla
     read = " ".join(outcome_texts(stands))
     assert "correct seats for the boards still to be played" in read and "the results stand" in read
     assert Engine(charts).ruling_laws(stands)[:2] == ("5B", "5A")
-    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"})
-    assert replayed.rulings[-1].laws[0] == "15B1" and "cancelled" in replayed.rulings[-1].text
+    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"}, until="who-at-fault")
+    assert note(replayed, "board-cancelled").laws[0] == "15B1" and "cancelled" in note(replayed, "board-cancelled").text
     teams = answer(
         "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
     )
     assert teams.chart.id == "team-events"
+
+
+def test_a_wrong_board_the_director_moved_gives_average_plus_and_the_players_fault_is_asked() -> None:
+    # Walk 50 #52 / 52b (H30:52): the Director moved the boards and the ruling said only "any contestant deprived
+    # ... receives an artificial adjusted score"; 12C2(a) gives average plus to a contestant in no way at fault,
+    # and through "Director's error" the chart had lost who caused it.
+    played = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
+    moved = answer("wrong-board", {**played, "who-at-fault": "director"})
+    assert "AVERAGE PLUS" in moved.rulings[-1].text and moved.rulings[-1].laws == ("15B3", "12C2(a)", "12C2(c)")
+    players = {**played, "who-at-fault": "players", "adjusted-score/contest-artificial": "pairs"}
+    asked = answer("wrong-board", players, until="adjusted-score/artificial-fault")
+    assert asked.chart.id == "adjusted-score"
+    from_error = {"what": "procedure", "procedure": "wrong-board"}
+    error = answer("director-error", {**from_error, **{f"wrong-board/{k}": v for k, v in played.items()}})
+    assert "AVERAGE PLUS" in error.rulings[-1].text and ("wrong-board", "who-at-fault") not in error.trail
 
 
 def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> None:
