@@ -742,6 +742,16 @@ def test_a_card_pulled_out_before_her_turn_is_a_breach_of_etiquette_not_nothing(
     )
 
 
+def test_a_gesture_at_partners_call_that_partner_could_use_keeps_the_procedural_penalty() -> None:
+    # Walk 49 26b, walk 51 84b (H30:26, H30:84): a groan, eye-rolling at partner's call, confirmed as a 74C
+    # violation, ended in the unauthorized-information chart's "score stands" with 74C and 90A dropped.
+    gesture = {"what": "procedure", "violation": "yes", "unauthorised-information/partner-facts": "no"}
+    state = answer("tempo-and-conduct", gesture)
+    read = " ".join(outcome_texts(state))
+    assert "violation of correct procedure" in read and "procedural penalty" in read
+    assert Engine(load_charts()).ruling_laws(state)[:2] == ("74C", "90A")
+
+
 def test_boards_not_moved_are_fetched_and_played_or_scored_artificially() -> None:
     # Walk 23 #51: "N forgot to move the boards" reached only Law 8's text, with no remedy for the waiting table.
     told = "N forgot to move the boards, next table has nothing to play"
