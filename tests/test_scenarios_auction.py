@@ -378,6 +378,21 @@ def test_an_inadmissible_double_taken_for_a_call_out_of_rotation_is_asked_whose_
     assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in " ".join(outcome_texts(other))
 
 
+def test_an_inadmissible_double_out_of_turn_keeps_the_call_already_made_by_the_player_whose_turn_it_was() -> None:
+    # Walk 51 #90 (H30:90): W 1S, N 2H, South doubles at East's turn, East passes. "The auction reverts to the
+    # player whose turn it was" left East's pass in doubt; made at East's own turn, it is in rotation (28B).
+    walked = {
+        "what": "double",
+        "double-when": "auction",
+        "double-intended": "intended",
+        "double-lho": "no",
+        "double-own-turn-q": "no",
+    }
+    state = answer("inadmissible-call", walked, until="lead-restrictions/offender-role")
+    told = next(n for n in state.passed if n.node == "double-out-of-turn")
+    assert "already called at that turn, the call was in rotation and stands" in told.text and "28B" in told.laws
+
+
 def test_a_double_of_partners_bid_after_the_final_pass_is_cancelled_and_never_reopens_the_auction() -> None:
     # Walk 39, 89b/89c (WRONG): East doubled partner's 4S after 1S-P-4S-P-P-P. Taken as "a double Law 19 forbids",
     # the chart ruled 36B2/36B4 and reopened an ended auction; Law 39A cancels every call after the final pass.
