@@ -547,6 +547,22 @@ def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the
     assert other.rulings[-1].node == "players-settled"
 
 
+def test_a_rectification_the_players_enforced_themselves_is_allowed_or_cancelled_and_its_card_is_ui() -> None:
+    # Walk 51 #99 / 99b (H30:99): players put right a lead out of turn themselves, the Director was called at
+    # trick 10, and both rulings ended "rule on the irregularity with its own chart". 10B: the Director may allow
+    # or cancel what they did; 16C2: the withdrawn card is unauthorized for the offending side; 16C3: adjusted.
+    settled = {"who-drew": "opponent", "players-acted": "settled", "settled-what": "other"}
+    procedure = answer("irregularity-procedure", settled).rulings[-1]
+    assert "allowed to stand or cancelled" in procedure.text and "unauthorized for the offending side" in procedure.text
+    assert {"10B", "16C2", "16C3"} <= set(procedure.laws)
+    withdrawn = answer("retraction-of-card-played", {"why": "rectification"}).rulings[-1]
+    assert (
+        "allowed to stand or cancelled" in withdrawn.text
+        and "unauthorized for the offender's partner" in withdrawn.text
+    )
+    assert withdrawn.laws[0] == "47A" and {"10B", "16C2", "16C3"} <= set(withdrawn.laws)
+
+
 def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director_forfeits_rectification() -> None:
     # Fifth walk #20: LHO's ♣A fell face up, partner handed it back and both sides bid on; the Director was called
     # later. Law 24's chart now asks whether the non-offending side acted first (11A) before any forced pass or
