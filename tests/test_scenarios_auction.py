@@ -1077,3 +1077,10 @@ def test_partners_hesitation_first_raised_after_the_session_asks_whether_the_req
     assert "92B" in expired.rulings[-1].laws
     in_time = answer("unauthorised-information", {**late, "late-request": "yes"}, until="suggested")
     assert in_time.node.id == "suggested"
+
+
+def test_a_review_asked_too_late_tells_declarer_only_the_contract_and_whether_doubled() -> None:
+    # Walk 51 #100 (H30:100): declarer asked for a review at trick 4; the ruling recited who may review and when
+    # but never Law 41C's conclusion: only the contract and whether, not by whom, it was doubled.
+    ruling = answer("explanation-of-calls", {"what": "review", "review": "not-entitled"}).rulings[-1]
+    assert "whether, but not by whom, it was doubled" in ruling.text and "41C" in ruling.laws
