@@ -752,6 +752,14 @@ def test_a_gesture_at_partners_call_that_partner_could_use_keeps_the_procedural_
     assert Engine(load_charts()).ruling_laws(state)[:2] == ("74C", "90A")
 
 
+def test_staring_at_a_hand_is_found_on_the_first_conduct_menu() -> None:
+    # Walk 49 #28 (H30:28): an opponent watching where a player draws his cards from (74C5) had no entry on the
+    # first complaint menu; staring appeared only one question later.
+    what = load_charts()["tempo-and-conduct"].nodes["what"]
+    procedure = next(o for o in what.options if o.id == "procedure")
+    assert "staring at a hand" in procedure.label and procedure.next == "violation"
+
+
 def test_boards_not_moved_are_fetched_and_played_or_scored_artificially() -> None:
     # Walk 23 #51: "N forgot to move the boards" reached only Law 8's text, with no remedy for the waiting table.
     told = "N forgot to move the boards, next table has nothing to play"
