@@ -55,7 +55,17 @@ def test_dummy_who_looked_and_then_pointed_out_a_defenders_irregularity_gets_the
     warned = answer("dummy-rights", {**looked, "looked-since": "warned"})
     assert warned.rulings[-1].laws[0] == "43B2(a)" and "either defender may choose" in warned.rulings[-1].text
     asked = answer("dummy-rights", {**looked, "looked-since": "asked-revoke", "did-revoke": "no"})
-    assert asked.rulings[-1].node == "no-revoke"
+    assert asked.rulings[-1].node == "no-revoke-lost" and "procedural penalty" in asked.rulings[-1].text
+
+
+def test_dummy_who_asked_declarer_rightly_and_broke_no_limitation_is_not_told_of_a_penalty() -> None:
+    # Walk 49 #32 (H30:32): "No spades, partner?", dummy had looked at nothing and declarer had no spade; the
+    # ruling still said dummy "remains liable to a procedural penalty" (43B1 needs a violation of 43A1 or 43A2).
+    rightly = {"what-happened": "asked-revoke", "revoke-rights": "no", "did-revoke": "no"}
+    ruling = answer("dummy-rights", rightly).rulings[-1]
+    assert "penalty" not in ruling.text and "43B1" not in ruling.laws and "nothing to correct" in ruling.text
+    looked = answer("dummy-rights", {**rightly, "revoke-rights": "yes"}).rulings[-1]
+    assert "liable to a procedural penalty" in looked.text and "43B1" in looked.laws
 
 
 def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
