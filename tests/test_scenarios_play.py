@@ -1187,3 +1187,10 @@ def test_dummy_who_looked_at_a_hand_and_then_points_out_a_defenders_revoke_gets_
     assert {"43B3", "43B1"} <= set(Engine(load_charts()).ruling_laws(lost))
     kept = answer("revoke", {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "kept"}, until="revoke-trick")
     assert "liable to a procedural penalty" in " ".join(outcome_texts(kept))
+
+
+def test_withdrawing_agreement_to_a_claim_explains_likely_apart_from_careless_or_inferior() -> None:
+    # Walk 50, #65 (H30:65): "would it likely have won it had play continued" (69B2) had no help, and a director
+    # could judge it by Laws 70 and 71's "normal play, careless or inferior for the class of player involved".
+    asked = load_charts()["claim"].nodes["withdraw-agreement"]
+    assert "class of player involved" in asked.help and "In doubt, the agreement stands" in asked.help
