@@ -1194,3 +1194,10 @@ def test_withdrawing_agreement_to_a_claim_explains_likely_apart_from_careless_or
     # could judge it by Laws 70 and 71's "normal play, careless or inferior for the class of player involved".
     asked = load_charts()["claim"].nodes["withdraw-agreement"]
     assert "class of player involved" in asked.help and "In doubt, the agreement stands" in asked.help
+
+
+def test_a_hand_left_with_a_card_after_the_last_trick_goes_from_wrong_number_of_cards_to_defective_trick() -> None:
+    # Walk 48, 5b (H30:5): the last trick was turned and South still held a card, 13 cards dealt; the
+    # wrong-number-of-cards chart offered first had no answer for a hand that failed to play to a trick (Law 67).
+    state = answer("wrong-number-of-cards", {"what-wrong": "skipped"}, until="defective-trick/when")
+    assert state.chart.id == "defective-trick" and state.node.id == "when"
