@@ -114,6 +114,15 @@ def test_a_triage_branch_asks_once_more_then_offers_its_charts(replies: Replies)
     assert replies.follow(Act.CHART, "revoke") == Reply(Kind.START, "", (), "revoke")
 
 
+def test_a_missed_alert_found_after_the_hand_is_offered_misinformation_after_play(replies: Replies) -> None:
+    # Walk 48 (log-11b-first): "After play or scoring" offered score, appeal, director's error and adjusted score,
+    # but no misinformation, though a missed alert is mostly found after the hand (21B1(a), 75B1).
+    after = replies.follow(Act.TRIAGE, "after")
+    explained = next(o for o in after.offers if "missed alert" in o.label)
+    charts = replies.follow(explained.act, explained.key)
+    assert charts.offers[0].label == "Misinformation — Law 75"
+
+
 def test_partner_revoked_is_one_line_for_the_revoke_chart(replies: Replies) -> None:
     reply = replies.to_text("partner revoked")
     assert reply.kind is Kind.SITUATIONS

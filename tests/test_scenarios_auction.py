@@ -378,6 +378,21 @@ def test_an_inadmissible_double_taken_for_a_call_out_of_rotation_is_asked_whose_
     assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in " ".join(outcome_texts(other))
 
 
+def test_an_inadmissible_double_out_of_turn_keeps_the_call_already_made_by_the_player_whose_turn_it_was() -> None:
+    # Walk 51 #90 (H30:90): W 1S, N 2H, South doubles at East's turn, East passes. "The auction reverts to the
+    # player whose turn it was" left East's pass in doubt; made at East's own turn, it is in rotation (28B).
+    walked = {
+        "what": "double",
+        "double-when": "auction",
+        "double-intended": "intended",
+        "double-lho": "no",
+        "double-own-turn-q": "no",
+    }
+    state = answer("inadmissible-call", walked, until="lead-restrictions/offender-role")
+    told = next(n for n in state.passed if n.node == "double-out-of-turn")
+    assert "already called at that turn, the call was in rotation and stands" in told.text and "28B" in told.laws
+
+
 def test_a_double_of_partners_bid_after_the_final_pass_is_cancelled_and_never_reopens_the_auction() -> None:
     # Walk 39, 89b/89c (WRONG): East doubled partner's 4S after 1S-P-4S-P-P-P. Taken as "a double Law 19 forbids",
     # the chart ruled 36B2/36B4 and reopened an ended auction; Law 39A cancels every call after the final pass.
@@ -530,6 +545,22 @@ def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the
     assert "Rule on the irregularity" not in " ".join(outcome_texts(allowed))
     other = answer("irregularity-procedure", {**settled, "settled-what": "other"})
     assert other.rulings[-1].node == "players-settled"
+
+
+def test_a_rectification_the_players_enforced_themselves_is_allowed_or_cancelled_and_its_card_is_ui() -> None:
+    # Walk 51 #99 / 99b (H30:99): players put right a lead out of turn themselves, the Director was called at
+    # trick 10, and both rulings ended "rule on the irregularity with its own chart". 10B: the Director may allow
+    # or cancel what they did; 16C2: the withdrawn card is unauthorized for the offending side; 16C3: adjusted.
+    settled = {"who-drew": "opponent", "players-acted": "settled", "settled-what": "other"}
+    procedure = answer("irregularity-procedure", settled).rulings[-1]
+    assert "allowed to stand or cancelled" in procedure.text and "unauthorized for the offending side" in procedure.text
+    assert {"10B", "16C2", "16C3"} <= set(procedure.laws)
+    withdrawn = answer("retraction-of-card-played", {"why": "rectification"}).rulings[-1]
+    assert (
+        "allowed to stand or cancelled" in withdrawn.text
+        and "unauthorized for the offender's partner" in withdrawn.text
+    )
+    assert withdrawn.laws[0] == "47A" and {"10B", "16C2", "16C3"} <= set(withdrawn.laws)
 
 
 def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director_forfeits_rectification() -> None:
@@ -1046,3 +1077,10 @@ def test_partners_hesitation_first_raised_after_the_session_asks_whether_the_req
     assert "92B" in expired.rulings[-1].laws
     in_time = answer("unauthorised-information", {**late, "late-request": "yes"}, until="suggested")
     assert in_time.node.id == "suggested"
+
+
+def test_a_review_asked_too_late_tells_declarer_only_the_contract_and_whether_doubled() -> None:
+    # Walk 51 #100 (H30:100): declarer asked for a review at trick 4; the ruling recited who may review and when
+    # but never Law 41C's conclusion: only the contract and whether, not by whom, it was doubled.
+    ruling = answer("explanation-of-calls", {"what": "review", "review": "not-entitled"}).rulings[-1]
+    assert "whether, but not by whom, it was doubled" in ruling.text and "41C" in ruling.laws

@@ -55,7 +55,17 @@ def test_dummy_who_looked_and_then_pointed_out_a_defenders_irregularity_gets_the
     warned = answer("dummy-rights", {**looked, "looked-since": "warned"})
     assert warned.rulings[-1].laws[0] == "43B2(a)" and "either defender may choose" in warned.rulings[-1].text
     asked = answer("dummy-rights", {**looked, "looked-since": "asked-revoke", "did-revoke": "no"})
-    assert asked.rulings[-1].node == "no-revoke"
+    assert asked.rulings[-1].node == "no-revoke-lost" and "procedural penalty" in asked.rulings[-1].text
+
+
+def test_dummy_who_asked_declarer_rightly_and_broke_no_limitation_is_not_told_of_a_penalty() -> None:
+    # Walk 49 #32 (H30:32): "No spades, partner?", dummy had looked at nothing and declarer had no spade; the
+    # ruling still said dummy "remains liable to a procedural penalty" (43B1 needs a violation of 43A1 or 43A2).
+    rightly = {"what-happened": "asked-revoke", "revoke-rights": "no", "did-revoke": "no"}
+    ruling = answer("dummy-rights", rightly).rulings[-1]
+    assert "penalty" not in ruling.text and "43B1" not in ruling.laws and "nothing to correct" in ruling.text
+    looked = answer("dummy-rights", {**rightly, "revoke-rights": "yes"}).rulings[-1]
+    assert "liable to a procedural penalty" in looked.text and "43B1" in looked.laws
 
 
 def test_dummy_who_left_the_seat_to_watch_declarer_is_ruled_under_43a2b_not_43a2c() -> None:
@@ -1177,3 +1187,17 @@ def test_dummy_who_looked_at_a_hand_and_then_points_out_a_defenders_revoke_gets_
     assert {"43B3", "43B1"} <= set(Engine(load_charts()).ruling_laws(lost))
     kept = answer("revoke", {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "kept"}, until="revoke-trick")
     assert "liable to a procedural penalty" in " ".join(outcome_texts(kept))
+
+
+def test_withdrawing_agreement_to_a_claim_explains_likely_apart_from_careless_or_inferior() -> None:
+    # Walk 50, #65 (H30:65): "would it likely have won it had play continued" (69B2) had no help, and a director
+    # could judge it by Laws 70 and 71's "normal play, careless or inferior for the class of player involved".
+    asked = load_charts()["claim"].nodes["withdraw-agreement"]
+    assert "class of player involved" in asked.help and "In doubt, the agreement stands" in asked.help
+
+
+def test_a_hand_left_with_a_card_after_the_last_trick_goes_from_wrong_number_of_cards_to_defective_trick() -> None:
+    # Walk 48, 5b (H30:5): the last trick was turned and South still held a card, 13 cards dealt; the
+    # wrong-number-of-cards chart offered first had no answer for a hand that failed to play to a trick (Law 67).
+    state = answer("wrong-number-of-cards", {"what-wrong": "skipped"}, until="defective-trick/when")
+    assert state.chart.id == "defective-trick" and state.node.id == "when"

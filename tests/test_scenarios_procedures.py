@@ -565,12 +565,27 @@ def test_an_agreement_explained_wrongly_is_handed_to_the_misinformation_chart_no
     # Walk 28 #19: "weak with hearts" against a card saying Multi was ruled "entitled to an adjusted score" under
     # Law 40 without finding the agreement (21B1(b): presume a mistaken explanation) or damage (21B3, 12C1).
     # Walk 35 #76: the presumption is 21B1(b), not 75C (75C is the mistaken call: "the result stands").
-    explained = answer("partnership-understandings", {"what": "not-disclosed", "how-undisclosed": "yes"})
+    earlier = {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "earlier"}
+    explained = answer("partnership-understandings", earlier)
     ruling = explained.rulings[-1]
     assert "entitled to an adjusted score" not in ruling.text and "misinformation chart" in ruling.text
     assert ruling.laws == ("21B1(a)", "21B1(b)", "75B1", "21B3")
     card_only = {"what": "not-disclosed", "how-undisclosed": "no", "not-disclosed": "yes"}
     assert "entitled to an adjusted score" in answer("partnership-understandings", card_only).rulings[-1].text
+
+
+def test_a_missed_alert_found_after_the_hand_asks_about_damage_and_adjusts_not_only_hands_it_on() -> None:
+    # Walk 48 #11 (H30:11): a missed alert found on the system card after the hand ended "rule on it with the
+    # misinformation chart" and stopped; 21B1(a) makes it misinformation, 75B1 adjusts for damage, 20F5(b) names
+    # who had to correct it, and 12C1 says how.
+    after = {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "after-play"}
+    state = answer("partnership-understandings", {**after, "mi-damage": "yes"}, until="adjusted-score/contest")
+    assert state.chart.id == "adjusted-score"
+    told = note(answer("partnership-understandings", after, until="mi-damage"), "mi-after")
+    assert "misinformation" in told.text and "20F5(b)" in told.laws
+    assert "score is adjusted" in note(state, "mi-damaged").text
+    stands = answer("partnership-understandings", {**after, "mi-damage": "no"}).rulings[-1]
+    assert "score stands" in stands.text and stands.laws[0] == "75B1"
 
 
 def test_an_undisclosed_signalling_agreement_is_asked_about_as_well_as_a_call() -> None:
@@ -725,6 +740,24 @@ def test_a_card_pulled_out_before_her_turn_is_a_breach_of_etiquette_not_nothing(
         state.rulings[-1].laws == ("74B", "90A")
         and "detaching a card before it is their turn" in state.rulings[-1].text
     )
+
+
+def test_a_gesture_at_partners_call_that_partner_could_use_keeps_the_procedural_penalty() -> None:
+    # Walk 49 26b, walk 51 84b (H30:26, H30:84): a groan, eye-rolling at partner's call, confirmed as a 74C
+    # violation, ended in the unauthorized-information chart's "score stands" with 74C and 90A dropped.
+    gesture = {"what": "procedure", "violation": "yes", "unauthorised-information/partner-facts": "no"}
+    state = answer("tempo-and-conduct", gesture)
+    read = " ".join(outcome_texts(state))
+    assert "violation of correct procedure" in read and "procedural penalty" in read
+    assert Engine(load_charts()).ruling_laws(state)[:2] == ("74C", "90A")
+
+
+def test_staring_at_a_hand_is_found_on_the_first_conduct_menu() -> None:
+    # Walk 49 #28 (H30:28): an opponent watching where a player draws his cards from (74C5) had no entry on the
+    # first complaint menu; staring appeared only one question later.
+    what = load_charts()["tempo-and-conduct"].nodes["what"]
+    procedure = next(o for o in what.options if o.id == "procedure")
+    assert "staring at a hand" in procedure.label and procedure.next == "violation"
 
 
 def test_boards_not_moved_are_fetched_and_played_or_scored_artificially() -> None:
@@ -1296,12 +1329,27 @@ def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_pla
     read = " ".join(outcome_texts(stands))
     assert "correct seats for the boards still to be played" in read and "the results stand" in read
     assert Engine(charts).ruling_laws(stands)[:2] == ("5B", "5A")
-    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"})
-    assert replayed.rulings[-1].laws[0] == "15B1" and "cancelled" in replayed.rulings[-1].text
+    replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"}, until="who-at-fault")
+    assert note(replayed, "board-cancelled").laws[0] == "15B1" and "cancelled" in note(replayed, "board-cancelled").text
     teams = answer(
         "wrong-board", {"what-happened": "wrong-direction", "direction-event": "teams"}, until="team-events/what"
     )
     assert teams.chart.id == "team-events"
+
+
+def test_a_wrong_board_the_director_moved_gives_average_plus_and_the_players_fault_is_asked() -> None:
+    # Walk 50 #52 / 52b (H30:52): the Director moved the boards and the ruling said only "any contestant deprived
+    # ... receives an artificial adjusted score"; 12C2(a) gives average plus to a contestant in no way at fault,
+    # and through "Director's error" the chart had lost who caused it.
+    played = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
+    moved = answer("wrong-board", {**played, "who-at-fault": "director"})
+    assert "AVERAGE PLUS" in moved.rulings[-1].text and moved.rulings[-1].laws == ("15B3", "12C2(a)", "12C2(c)")
+    players = {**played, "who-at-fault": "players", "adjusted-score/contest-artificial": "pairs"}
+    asked = answer("wrong-board", players, until="adjusted-score/artificial-fault")
+    assert asked.chart.id == "adjusted-score"
+    from_error = {"what": "procedure", "procedure": "wrong-board"}
+    error = answer("director-error", {**from_error, **{f"wrong-board/{k}": v for k, v in played.items()}})
+    assert "AVERAGE PLUS" in error.rulings[-1].text and ("wrong-board", "who-at-fault") not in error.trail
 
 
 def test_a_deal_found_wrong_at_the_table_before_any_call_is_dealt_again() -> None:
