@@ -13,6 +13,7 @@ from hypothesis import settings
 import bot.matching
 from bot.dialogs import Chart, Dialogs, Engine, Step, Walk, load_charts, read_charts
 from bot.dialogs.engine import Reached
+from bot.dialogs.render import outcome_texts
 from bot.dialogs.scenario import walk_named
 from bot.store import Store
 
@@ -94,3 +95,8 @@ def answer(chart_id: str, answers: dict[str, str | list[str]], until: str | None
     """Walk a chart of dialogs/ by answers named by question (node id, or ``chart/node`` in a chart it jumps
     into), to its end or to the node ``until``; fails on a question the answers do not name."""
     return walk_named(Engine(load_charts()), chart_id, answers, given, until)
+
+
+def ruling_text(walk: Walk) -> str:
+    """The whole ruling as it is read aloud, as one text: what a scenario test looks for words in."""
+    return " ".join(outcome_texts(walk))

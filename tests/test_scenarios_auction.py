@@ -3,7 +3,7 @@ by its question."""
 
 from __future__ import annotations
 
-from conftest import answer, note
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import Description, answer_from, read_description
@@ -239,7 +239,7 @@ def test_pulled_the_wrong_bidding_card_before_partner_called_no_lead_restriction
     state = answer("change-of-call", {"intent": "unintended", "partner-called": "no", "lho-called": "no"})
     assert state.finished and state.rulings[-1].laws == ("25A1",)
     assert "no lead restrictions" in state.rulings[-1].text
-    assert "intended call stands" in " ".join(outcome_texts(state))
+    assert "intended call stands" in ruling_text(state)
 
 
 def test_a_change_of_mind_told_aloud_leaves_the_call_and_tells_partner_the_remark_is_unauthorized() -> None:
@@ -291,7 +291,7 @@ def test_a_call_made_with_another_boards_cards_gives_law_16c_and_no_lead_restric
     engine = Engine(load_charts())
     state = answer("wrong-board", {"what-happened": "wrong-cards", "partner-called": "no", "other-board": "not-later"})
     assert state.finished and "lead-restrictions" not in [chart for chart, _node in state.trail]
-    texts = " ".join(outcome_texts(state))
+    texts = ruling_text(state)
     assert "Law 16C applies" in texts and "There is no lead restriction" in texts and "prohibit" not in texts
     laws = engine.ruling_laws(state)
     assert laws[0] == "15A2(b)" and {"16C2", "16C3"} <= set(laws) and not LEAD_RESTRICTION_LAWS & set(laws)
@@ -318,7 +318,7 @@ def test_a_comparable_call_after_a_double_at_partners_turn_keeps_16c2_for_partne
             "comparable-call/damage-comparable": "no",
         },
     )
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "information from the cancelled call is unauthorized for the partner" in read
     assert "from the comparable call on Law 16C does not apply" in read and "stays subject to Law 16C2" in read
     assert "a defender, and Law 16C does not apply" not in read
@@ -373,9 +373,9 @@ def test_an_inadmissible_double_taken_for_a_call_out_of_rotation_is_asked_whose_
     engine = Engine(load_charts())
     own = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "yes"})
     assert "36B2" in engine.ruling_laws(own) and "36B4" not in engine.ruling_laws(own)
-    assert "must substitute a legal call" in " ".join(outcome_texts(own))
+    assert "must substitute a legal call" in ruling_text(own)
     other = answer("call-out-of-rotation", {**walked, "inadmissible-call/double-own-turn-q": "no"})
-    assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in " ".join(outcome_texts(other))
+    assert "36B4" in engine.ruling_laws(other) and "the auction reverts" in ruling_text(other)
 
 
 def test_an_inadmissible_double_out_of_turn_keeps_the_call_already_made_by_the_player_whose_turn_it_was() -> None:
@@ -493,7 +493,7 @@ def test_wrong_board_cards_after_partner_called_a_different_call_on_the_other_bo
     state = answer(
         "wrong-board", {"what-happened": "wrong-cards", "partner-called": "yes", "other-board-after-adjust": "differs"}
     )
-    text = " ".join(outcome_texts(state))
+    text = ruling_text(state)
     assert "15A3" in state.rulings[-1].laws and "score is adjusted as well" in text
 
 
@@ -542,7 +542,7 @@ def test_a_lead_from_the_wrong_hand_the_players_put_right_themselves_goes_to_the
     allowed = answer("irregularity-procedure", {**settled, "play-after-illegal-play/players-fixed": "allow"})
     ruling = allowed.rulings[-1]
     assert ruling.laws[0] == "10B" and "the lead from the correct hand stands" in ruling.text
-    assert "Rule on the irregularity" not in " ".join(outcome_texts(allowed))
+    assert "Rule on the irregularity" not in ruling_text(allowed)
     other = answer("irregularity-procedure", {**settled, "settled-what": "other"})
     assert other.rulings[-1].node == "players-settled"
 
@@ -569,7 +569,7 @@ def test_card_exposed_in_the_auction_handed_back_and_bid_on_without_the_director
     # penalty card, and on forfeiture keeps only the unauthorized information and 11A's own adjustment.
     answers = {"any-call": "yes", "own-error": "yes", "acted-first": "forfeited", "forfeited-used": "no"}
     state = answer("card-exposed-during-auction", {**answers, "forfeited-gained": "no"})
-    said = " ".join(outcome_texts(state))
+    said = ruling_text(state)
     assert state.rulings[-1].node == "forfeited-stands" and "right to rectification is" in said
     assert "need not pass" in said and "unauthorized for the offender's partner" in said
     assert not any(a.step.node == "what-exposed" for a in state.answered)  # no 24B pass, no penalty card
@@ -615,7 +615,7 @@ def test_a_call_out_of_rotation_only_as_deemed_after_a_simultaneous_call_asks_on
     later = {**boot, "call-out-of-rotation/called-since-simultaneous": "correct-player"}
     forfeited = answer("simultaneous-calls", later)
     assert forfeited.finished and "28B" in Engine(load_charts()).ruling_laws(forfeited)
-    assert "right to rectification for the call out of rotation is forfeited" in " ".join(outcome_texts(forfeited))
+    assert "right to rectification for the call out of rotation is forfeited" in ruling_text(forfeited)
     direct = answer("call-out-of-rotation", {"what-call": "pass", "whose-turn": "partner"}, until="called-since")
     assert direct.node.id == "called-since"
 
@@ -626,7 +626,7 @@ def test_a_call_put_down_at_the_same_moment_as_rhos_taken_as_out_of_rotation_is_
     # barred, lead restrictions); the call is deemed made after RHO's, at the offender's own turn.
     boot = {"what-call": "bid", "whose-turn": "rho", "called-since": "same-moment"}
     state = answer("call-out-of-rotation", {**boot, "same-moment-legal": "yes"})
-    said = " ".join(outcome_texts(state))
+    said = ruling_text(state)
     assert state.finished and state.rulings[-1].laws[0] == "33"
     assert "it stands" in said and "not barred" in said and "no lead restrictions" in said
     laws = Engine(load_charts()).ruling_laws(state)
@@ -753,7 +753,7 @@ def test_a_card_seen_as_the_hands_came_out_of_the_board_does_not_cite_law_24_it_
         },
     )
     laws = Engine(load_charts()).ruling_laws(state)
-    assert state.finished and "Law 24 does not apply" in " ".join(outcome_texts(state))
+    assert state.finished and "Law 24 does not apply" in ruling_text(state)
     assert "24" not in laws and laws[0] == "16D1"
 
 
@@ -866,7 +866,7 @@ def test_a_pass_out_of_rotation_that_made_three_passes_is_not_barred() -> None:
     # defending, declarer allowed to ban a suit (26B): 17D3 names Law 16C only.
     state = answer("call-out-of-rotation", {"what-call": "third-pass"})
     assert state.finished and "lead-restrictions" not in [chart for chart, _node in state.trail]
-    texts = " ".join(outcome_texts(state))
+    texts = ruling_text(state)
     assert "proceeds normally" in texts and "must pass when next" not in texts
     assert "no lead restriction" in texts and "prohibit" not in texts
     laws = Engine(load_charts()).ruling_laws(state)
@@ -891,7 +891,7 @@ def test_a_pass_at_rhos_turn_passed_over_into_three_passes_reverts_to_the_skippe
         },
     )
     assert state.finished
-    texts = " ".join(outcome_texts(state))
+    texts = ruling_text(state)
     assert "reverts to the player who missed their turn" in texts and "forfeited" not in texts
     assert "17D3" in state.rulings[-1].laws and not LEAD_RESTRICTION_LAWS & set(state.rulings[-1].laws)
     accepted = answer(
@@ -932,7 +932,7 @@ def test_an_insufficient_bid_the_opponents_had_replaced_themselves_is_allowed_or
     allowed = answer("insufficient-bid", {**fixed, "players-fixed": "allow", "damaged-b1": "no"})
     assert allowed.rulings[-1].laws[0] == "27B1(a)"
     assert {"10A", "10B", "92B"} <= set(engine.ruling_laws(allowed))
-    assert "the Director allows it" in " ".join(outcome_texts(allowed))
+    assert "the Director allows it" in ruling_text(allowed)
     forfeited = answer("insufficient-bid", {**fixed, "players-fixed": "forfeited", "forfeited-gained": "no"})
     assert engine.ruling_laws(forfeited)[:3] == ("27", "11A", "11B") and "forfeited" in forfeited.rulings[-1].text
 
@@ -1002,7 +1002,7 @@ def test_a_spectators_groan_taken_as_information_from_elsewhere_names_law_76() -
     }
     state = answer("unauthorised-information", chosen)
     assert state.finished and "The extraneous information did not affect the result" in state.rulings[-1].text
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "a spectator must show no reaction" in read and "may have the spectator leave" in read
     assert {"76A1", "76B2", "76B4"} <= set(Engine(load_charts()).ruling_laws(state))
 

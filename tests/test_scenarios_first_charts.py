@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import answer, note
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import load_charts
 from bot.dialogs.engine import Engine
@@ -289,7 +289,7 @@ def test_declarer_who_swept_the_cards_to_hide_a_revoke_still_gives_two_tricks_an
         },
     )
     assert state.finished and "(two tricks)" in state.rulings[-1].text
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "may not attempt to conceal an infraction" in read and "disciplinary penalty" in read
     assert Engine(load_charts()).ruling_laws(state)[:4] == ("64A1", "72B3", "90A", "91A")
 
@@ -394,7 +394,7 @@ def test_a_revoke_found_too_late_for_a_trick_transfer_cites_the_law_that_says_so
         "revoke",
         {**FOUND_AFTER_THE_ROUND, "request-time": "yes", **adjusted, "adjusted-score/self-inflicted": "no"},
     )
-    read = " ".join(outcome_texts(after_round))
+    read = ruling_text(after_round)
     assert "after the round had ended: there is no automatic trick adjustment" in read
     laws = Engine(load_charts()).ruling_laws(after_round)
     assert "64B5" in laws and "64B4" not in laws and "64C1" in laws
@@ -402,7 +402,7 @@ def test_a_revoke_found_too_late_for_a_trick_transfer_cites_the_law_that_says_so
         "revoke",
         {**FOUND_AFTER_THE_ROUND, "when-noticed": "next-deal", **adjusted, "adjusted-score/self-inflicted": "no"},
     )
-    assert "made a call on the next deal" in " ".join(outcome_texts(next_deal))
+    assert "made a call on the next deal" in ruling_text(next_deal)
     laws = Engine(load_charts()).ruling_laws(next_deal)
     assert "64B4" in laws and "64B5" not in laws
 

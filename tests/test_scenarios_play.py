@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import answer, note
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import answer_from, read_description
@@ -194,7 +194,7 @@ def test_win_it_withdraws_a_card_dummy_already_put_out_and_says_what_known_to_wi
     state = answer("card-from-dummy", {**unclear, "win-placed": "yes"})
     assert state.rulings[-1].laws == ("46B1(b)",) and "is not known to win" in state.rulings[-1].text
     assert "45D1" in Engine(load_charts()).ruling_laws(state)
-    assert "Dummy's card must be withdrawn" in " ".join(outcome_texts(state))
+    assert "Dummy's card must be withdrawn" in ruling_text(state)
     late = answer("card-from-dummy", {**unclear, "win-placed": "late", "too-late": "no"})
     assert late.rulings[-1].laws == ("45D2",)
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
@@ -328,7 +328,7 @@ def test_an_accepted_lead_from_the_wrong_hand_is_not_ruled_as_information_from_a
         "adjusted-score/self-inflicted": "no",
     }
     state = answer("lead-out-of-turn", accepted)
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert state.finished and "ASSIGNED adjusted score" in state.rulings[-1].text
     assert "withdrawn" not in read and "obtained through their own infraction" in read
     laws = Engine(load_charts()).ruling_laws(state)
@@ -346,7 +346,7 @@ def test_declarer_leads_from_dummy_when_in_hand_east_wants_it_retracted_ruling_s
             "information": "no",
         },
     )
-    assert state.finished and "must lead from the correct hand" in " ".join(outcome_texts(state))
+    assert state.finished and "must lead from the correct hand" in ruling_text(state)
     assert Engine(load_charts()).ruling_laws(state)[:3] == ("55C", "55A", "55B2")
 
 
@@ -415,7 +415,7 @@ def test_declarer_calls_from_dummy_too_early_and_fourth_hand_plays_before_partne
     # West. Dummy's king stays played (57C3) and, declarer having played from both hands, East is not subject to
     # rectification (57C1): the ruling read aloud says both.
     state = answer("premature-play", {"what": "declarer", "defender-too": "yes", "both-hands": "yes"})
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "declarer from either hand is a played card" in read and "No rectification" in read
     assert {"57C3", "57C1"} <= set(Engine(load_charts()).ruling_laws(state))
     alone = answer("premature-play", {"what": "declarer", "defender-too": "no"})
@@ -637,7 +637,7 @@ def test_repeated_revokes_in_one_suit_still_transfer_the_first_revokes_tricks() 
     laws = Engine(load_charts()).ruling_laws(state)
     assert laws[0] == "64A1" and {"64B2", "64C2(a)"} <= set(laws)
     worse = answer("revoke", {**repeated, "equity-repeated": "yes"}, until="adjusted-score/contest")
-    assert "later revokes not occurred" in " ".join(outcome_texts(worse))
+    assert "later revokes not occurred" in ruling_text(worse)
 
 
 def test_a_revoke_found_too_late_is_not_answered_as_if_a_trick_had_been_transferred() -> None:
@@ -839,7 +839,7 @@ def test_a_player_who_looked_at_an_opponents_quitted_tricks_broke_7b3_and_may_lo
     engine = Engine(load_charts())
     clean = answer("tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "no"})
     assert engine.ruling_laws(clean)[:2] == ("66C", "7B3") and {"90B5", "12A1"} <= set(engine.ruling_laws(clean))
-    assert "without the permission of an opponent or the Director" in " ".join(outcome_texts(clean))
+    assert "without the permission of an opponent or the Director" in ruling_text(clean)
     gained = answer(
         "tricks-and-inspection", {"what": "inspected", "adjusted-score/damaged": "yes"}, until="adjusted-score/contest"
     )
@@ -853,7 +853,7 @@ def test_an_opponent_who_handled_my_cards_after_the_round_broke_7b3_and_play_is_
     engine = Engine(load_charts())
     state = answer("tricks-and-inspection", {"what": "handled", "handled-claim": "no", "adjusted-score/damaged": "no"})
     assert not state.parked and engine.ruling_laws(state)[:2] == ("7B3", "7C") and "90B5" in engine.ruling_laws(state)
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "without the permission of an opponent or the Director" in read and "Play continues" not in read
     chart = load_charts()["tricks-and-inspection"]
     told = "After the round my opponent handled my cards to see what I held"
@@ -893,7 +893,7 @@ def test_a_card_found_in_the_board_with_the_played_cards_right_is_ruled_under_la
     kept = answer("defective-trick", {**found, "missing-also": "none"})
     laws = Engine(load_charts()).ruling_laws(kept)
     assert laws[0] == "14B2" and "14C" in laws and not any(law.startswith("67") for law in laws)
-    assert "unauthorized for the partner" in " ".join(outcome_texts(kept))
+    assert "unauthorized for the partner" in ruling_text(kept)
 
 
 def test_declarer_dropping_several_cards_has_an_answer_and_a_ruling_that_fits_more_than_one() -> None:
@@ -954,7 +954,7 @@ def test_a_ruff_in_dummy_while_dummy_held_the_suit_is_read_as_dummys_revoke_and_
             "adjusted-score/self-inflicted": "no",
         },
     )
-    assert "a card belonging to dummy: there is no automatic trick adjustment" in " ".join(outcome_texts(adjusted))
+    assert "a card belonging to dummy: there is no automatic trick adjustment" in ruling_text(adjusted)
     assert {"64B3", "64C1"} <= set(Engine(charts).ruling_laws(adjusted))
     stands = answer("revoke", {**established, "kind-of-revoke": "penalty-or-dummy", "equity": "no"})
     assert "The score stands" in stands.rulings[-1].text and "64B3" in stands.rulings[-1].laws
@@ -1085,11 +1085,11 @@ def test_a_card_played_on_a_wrong_explanation_is_taken_back_only_if_no_card_was_
     # if no card was subsequently played"; too late, the Director may adjust (47E2(b)).
     told = {"why": "misexplained", "misinformation/agreement": "explanation"}
     late = answer("retraction-of-card-played", {**told, "misexplained": "yes"}, until="misinformation/damage")
-    read = " ".join(outcome_texts(late))
+    read = ruling_text(late)
     assert "too late to take the card back, and it stays played" in read and "may take the card back" not in read
     assert "47E2(b)" in Engine(load_charts()).ruling_laws(late)
     early = answer("retraction-of-card-played", {**told, "misexplained": "no"}, until="misinformation/damage")
-    assert "the player may take the card back" in " ".join(outcome_texts(early))
+    assert "the player may take the card back" in ruling_text(early)
 
 
 def test_a_face_down_opening_lead_taken_back_after_a_corrected_explanation_still_offers_a_change_of_last_call() -> None:
@@ -1107,7 +1107,7 @@ def test_a_face_down_opening_lead_taken_back_after_a_corrected_explanation_still
         "retraction-of-card-played",
         {**chosen, "misinformation/agreement": "call", "misinformation/mistaken-call": "no"},
     )
-    assert "the face-down card stays the opening lead" in " ".join(outcome_texts(right))
+    assert "the face-down card stays the opening lead" in ruling_text(right)
 
 
 def test_a_card_played_after_a_correct_explanation_of_a_mistaken_call_stays_played() -> None:
@@ -1186,7 +1186,7 @@ def test_dummy_who_looked_at_a_hand_and_then_points_out_a_defenders_revoke_gets_
     assert "There is no trick transfer" in lost.rulings[-1].text
     assert {"43B3", "43B1"} <= set(Engine(load_charts()).ruling_laws(lost))
     kept = answer("revoke", {**established, "kind-of-revoke": "dummy-drew", "dummy-drew": "kept"}, until="revoke-trick")
-    assert "liable to a procedural penalty" in " ".join(outcome_texts(kept))
+    assert "liable to a procedural penalty" in ruling_text(kept)
 
 
 def test_withdrawing_agreement_to_a_claim_explains_likely_apart_from_careless_or_inferior() -> None:

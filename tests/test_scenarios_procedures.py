@@ -4,7 +4,7 @@ would give, with its laws (situations after the 2017 Laws and seed 001's comment
 from __future__ import annotations
 
 import pytest
-from conftest import answer, note
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.facts import answer_from, read_description
@@ -216,12 +216,12 @@ def test_a_lead_made_after_a_wrong_explanation_may_be_taken_back_until_dummy_fac
         },
     ):
         state = answer("misinformation", {"agreement": "explanation", **stage, **end})
-        read = " ".join(outcome_texts(state))
+        read = ruling_text(state)
         assert "may take the lead back, without further rectification, and lead again" in read
         assert "no call may be changed now" in read
         assert "47E2(a)" in Engine(charts).ruling_laws(state)
     down = answer("misinformation", {"agreement": "explanation", "ask-stage": "play", **end})
-    read = " ".join(outcome_texts(down))
+    read = ruling_text(down)
     assert "may take the lead back" not in read and "cannot be retracted once dummy has faced a card" in read
 
 
@@ -241,7 +241,7 @@ def test_a_correction_while_the_opening_lead_lies_face_down_lets_the_leader_take
             "misinformation/check-ui": "no",
         },
     )
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "opening lead has already been made face down" in read and "take it back" in read
     assert "unauthorized for declarer and dummy" in read
     assert {"41A", "47E2(a)", "16C2"} <= set(Engine(load_charts()).ruling_laws(state))
@@ -253,7 +253,7 @@ def test_no_alert_required_and_no_question_asked_is_not_ruled_as_an_explanation_
     # misinformation (21B1(a)); the player could have asked (20F1); no redress for one's own misunderstanding (21A).
     state = answer("misinformation", {"agreement": "no-alert-due"})
     assert state.finished and state.rulings[-1].node == "no-alert-due"
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "explained correctly" not in read and "none was given" in read and "the result stands" in read
     assert state.rulings[-1].laws == ("21B1(a)", "20F1", "21A")
 
@@ -295,7 +295,7 @@ def test_an_explainer_who_kept_quiet_until_after_play_is_told_when_the_correctio
         "check-ui": "no",
     }
     state = answer("misinformation", late)
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "before the opening lead is faced, which ends the Clarification Period" in read
     assert "did not correct it in time" in read
     assert "score stands" in state.rulings[-1].text
@@ -371,7 +371,7 @@ def test_a_gesture_to_partner_may_also_bring_a_procedural_penalty() -> None:
         "unauthorised-information/logical-alternative": "no",
     }
     state = answer("tempo-and-conduct", chosen)
-    assert state.finished and "procedural penalty" in " ".join(outcome_texts(state))
+    assert state.finished and "procedural penalty" in ruling_text(state)
     assert {"73B1", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
 
 
@@ -451,7 +451,7 @@ def test_only_a_knockout_split_score_cites_its_averaging() -> None:
     assert "12C4" in _adjusted_laws({**path, "contest": "teams", "knockout": "yes"})
     assert "12C4" not in _adjusted_laws({**path, "contest": "teams", "knockout": "no"})
     swiss = answer("adjusted-score", {**path, "contest": "teams", "knockout": "no"})
-    assert "knockout" not in " ".join(outcome_texts(swiss)).lower()
+    assert "knockout" not in ruling_text(swiss).lower()
     assert "12C4" not in _adjusted_laws({**path, "contest": "pairs"})
     assert "12C4" not in _adjusted_laws({**path, "contest": "individual"})
 
@@ -473,7 +473,7 @@ def test_a_board_not_played_says_that_unduly_slow_play_may_also_draw_a_procedura
     # Walk 38 #58 (H27): "shouldn't they have been penalised?" for a board not reached through slow play; the
     # average minus / average plus was right (12C2(a)) but nothing said slow play is itself penalised (90B2).
     state = answer("adjusted-score", ONE_SIDE_AT_FAULT)
-    assert "played unduly slowly" in " ".join(outcome_texts(state))
+    assert "played unduly slowly" in ruling_text(state)
     assert {"90A", "90B2"} <= set(Engine(load_charts()).ruling_laws(state))
     too_many = {
         "in-time": "yes",
@@ -483,7 +483,7 @@ def test_a_board_not_played_says_that_unduly_slow_play_may_also_draw_a_procedura
         "can-assign": "not-obvious",
     }
     other = answer("adjusted-score", too_many | {"artificial-fault": "one-side"})
-    assert other.rulings[-1].node == "avg-minus-plus" and "unduly slowly" not in " ".join(outcome_texts(other))
+    assert other.rulings[-1].node == "avg-minus-plus" and "unduly slowly" not in ruling_text(other)
 
 
 def test_an_individual_events_artificial_score_falls_on_both_players_of_the_side_at_fault() -> None:
@@ -511,7 +511,7 @@ def test_a_trick_we_did_not_win_found_at_home_asks_whether_the_correction_period
     assert "recorded score stands" in stands.rulings[-1].text
     corrected = answer("scoring-error", {**late, "after-period": "yes"})
     assert corrected.rulings[-1].laws == ("79C2",)
-    said = " ".join(outcome_texts(corrected))
+    said = ruling_text(corrected)
     assert "trick their side did not win" in said and "after the Correction Period" in said
 
 
@@ -619,7 +619,7 @@ def test_a_late_appeal_is_also_told_that_both_partners_or_the_captain_must_concu
     # Walk7 #89: "the scores had been up for almost an hour … do we both have to agree?" The time limit (92B) ended
     # the walk and 92D was never read: who must concur is now stated before the time is asked.
     late = answer("appeal", {"in-time": "no"})
-    read = " ".join(outcome_texts(late))
+    read = ruling_text(late)
     assert "both members of the partnership concur" in read and "team captain concurs" in read
     assert Engine(load_charts()).ruling_laws(late)[:1] == ("92B",)
     assert {"92D1", "92D2"} <= set(Engine(load_charts()).ruling_laws(late))
@@ -629,7 +629,7 @@ def test_an_appeal_in_time_is_told_how_long_the_right_to_appeal_lasts() -> None:
     # Walk11 #81: "how long do we have to appeal td ruling?" The time (92B) was only in the first question's help:
     # every ruling of the chart now reads it and cites 92B.
     state = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "judgement", "committee": "no"})
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "expires 30 minutes after the official score has been made available for inspection" in read
     assert "unless the Tournament Organizer has specified a different time period" in read
     assert "92B" in Engine(load_charts()).ruling_laws(state)
@@ -721,7 +721,7 @@ def test_a_card_seen_in_the_deal_of_a_board_already_bid_is_not_told_it_may_not_b
         "unauthorised-information/remedy": "redeal",
     }
     state = answer("wrong-board", walked)
-    said = " ".join(outcome_texts(state))
+    said = ruling_text(state)
     assert state.finished and "may not be redealt" not in said and "no longer applies" in said
     assert "where the form of competition allows" in said and state.rulings[-1].laws == ("16D2(b)",)
 
@@ -747,7 +747,7 @@ def test_a_gesture_at_partners_call_that_partner_could_use_keeps_the_procedural_
     # violation, ended in the unauthorized-information chart's "score stands" with 74C and 90A dropped.
     gesture = {"what": "procedure", "violation": "yes", "unauthorised-information/partner-facts": "no"}
     state = answer("tempo-and-conduct", gesture)
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "violation of correct procedure" in read and "procedural penalty" in read
     assert Engine(load_charts()).ruling_laws(state)[:2] == ("74C", "90A")
 
@@ -787,7 +787,7 @@ def test_an_artificial_score_for_too_many_possible_results_cites_12c1d() -> None
     both = answer("adjusted-score", {"contest": "pairs", "can-assign": "not-obvious"}, reason="wrong-rectification")
     laws = Engine(load_charts()).ruling_laws(both)
     assert both.rulings[-1].node == "avg-plus-both" and "12C1(d)" in laws
-    assert "numerous or none is obvious" in " ".join(outcome_texts(both))
+    assert "numerous or none is obvious" in ruling_text(both)
     fault = {"contest": "pairs", "can-assign": "not-obvious", "artificial-fault": "one-side"}
     assert "12C1(d)" in Engine(load_charts()).ruling_laws(answer("adjusted-score", fault, reason="damage-found"))
     no_result = {
@@ -802,7 +802,7 @@ def test_an_artificial_score_for_too_many_possible_results_cites_12c1d() -> None
 def test_an_artificial_score_says_the_director_decides_which_side_was_at_fault() -> None:
     # Walk 17 #29: "Who decides who was at fault?" 12C2(a): the Director awards it according to responsibility.
     state = answer("adjusted-score", ONE_SIDE_AT_FAULT)
-    assert state.finished and "decided by the Director on the facts found" in " ".join(outcome_texts(state))
+    assert state.finished and "decided by the Director on the facts found" in ruling_text(state)
 
 
 def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_average() -> None:
@@ -1106,7 +1106,7 @@ def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_
     state = answer("unauthorised-information", fielded | {"partnership-understandings/undisclosed-damage": "yes"})
     assert state.finished and state.rulings[-1].chart == "partnership-understandings"
     assert "adjusts the score" in state.rulings[-1].text and "40C1" in state.rulings[-1].laws
-    assert "score stands" not in " ".join(outcome_texts(state))
+    assert "score stands" not in ruling_text(state)
 
 
 def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_claimer() -> None:
@@ -1240,7 +1240,7 @@ def test_partners_explanation_found_right_after_all_is_not_read_out_as_wrong() -
             "misinformation/mistaken-call": "no",
         },
     )
-    said = " ".join(outcome_texts(state))
+    said = ruling_text(state)
     assert "Mistaken call, not mistaken explanation" in said
     assert "If the explanation did not match the partnership's agreement" in said
 
@@ -1260,7 +1260,7 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
         {**found, "adjusted-score/can-assign": "single", "adjusted-score/self-inflicted": "no"},
     )
     assert assigned.rulings[-1].chart == "adjusted-score" and "ASSIGNED" in assigned.rulings[-1].text
-    read = " ".join(outcome_texts(assigned))
+    read = ruling_text(assigned)
     assert "cannot be corrected and played" in read and "converted to IMPs" in read
     laws = Engine(load_charts()).ruling_laws(assigned)
     assert laws[0] == "13B2" and {"12C1(b)", "86B1", "78B"} <= set(laws)
@@ -1268,9 +1268,7 @@ def test_a_deal_that_cannot_be_corrected_in_a_team_match_says_what_score_is_put_
         "wrong-number-of-cards",
         {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault-imps": "one-side"},
     )
-    assert "+3 IMPs" in " ".join(outcome_texts(artificial)) and "12C2(b)" in Engine(load_charts()).ruling_laws(
-        artificial
-    )
+    assert "+3 IMPs" in ruling_text(artificial) and "12C2(b)" in Engine(load_charts()).ruling_laws(artificial)
 
 
 def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_way_at_fault() -> None:
@@ -1288,7 +1286,7 @@ def test_fourteen_cards_found_after_play_gives_average_plus_to_the_side_in_no_wa
         {**found, "adjusted-score/can-assign": "not-obvious", "adjusted-score/artificial-fault": "one-side"},
     )
     assert state.rulings[-1].chart == "adjusted-score" and "AVERAGE PLUS" in state.rulings[-1].text
-    assert "the result is cancelled" in " ".join(outcome_texts(state))
+    assert "the result is cancelled" in ruling_text(state)
     laws = Engine(load_charts()).ruling_laws(state)
     assert laws[0] == "13D" and "12C2(a)" in laws
 
@@ -1326,7 +1324,7 @@ def test_a_pair_in_the_wrong_direction_takes_its_seats_and_boards_it_had_not_pla
     assert answer_from(read_description(told), chart, chart.nodes["what-happened"]) == "wrong-direction"
     seats = {"what-happened": "wrong-direction", "direction-event": "pairs"}
     stands = answer("wrong-board", {**seats, "direction-played-before": "no"})
-    read = " ".join(outcome_texts(stands))
+    read = ruling_text(stands)
     assert "correct seats for the boards still to be played" in read and "the results stand" in read
     assert Engine(charts).ruling_laws(stands)[:2] == ("5B", "5A")
     replayed = answer("wrong-board", {**seats, "direction-played-before": "yes"}, until="who-at-fault")
@@ -1381,7 +1379,7 @@ def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke()
     assert answer_from(read_description(told), chart, chart.nodes["offence"]) == "discourtesy"
     state = answer("procedural-penalty", {"offence": "discourtesy", "discipline": "suspend"})
     assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "74A1", "74A2")
-    assert "courteous attitude" in " ".join(outcome_texts(state))
+    assert "courteous attitude" in ruling_text(state)
 
 
 def test_hands_put_back_in_the_wrong_pockets_go_to_the_fouled_board_not_the_wrong_direction() -> None:
@@ -1419,7 +1417,7 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     stands = answer(
         "explanation-of-calls", {**spoke, "misinformation/remark-damage": "no", "misinformation/remark-used": "no"}
     )
-    read = " ".join(outcome_texts(stands))
+    read = ruling_text(stands)
     assert "Law 20F5(a) forbids this" in read and "procedural penalty" in read
     assert "unauthorized information for the explainer" in read
     assert stands.rulings[-1].node == "remark-stands" and "regardless of damage" not in read
@@ -1444,7 +1442,7 @@ def test_partners_remark_in_the_auction_is_never_read_as_no_infraction_regardles
     asked = answer("explanation-of-calls", {**wrong, **end}, until="misinformation/check-remark").node
     assert "from partner's remark in the auction" in asked.ask
     kept = answer("explanation-of-calls", {**wrong, **end, "misinformation/check-remark": "no"})
-    assert "Nor did the explainer use partner's remark" in " ".join(outcome_texts(kept))
+    assert "Nor did the explainer use partner's remark" in ruling_text(kept)
 
 
 def test_an_opponent_who_will_not_explain_his_call_is_misinformation_once_the_agreement_is_found() -> None:
@@ -1475,7 +1473,7 @@ def test_an_explanation_found_wrong_after_the_hand_does_not_read_the_explainers_
         },
     )
     assert state.finished and "own-wrong" not in [node for _chart, node in state.trail]
-    assert "before the end of the Clarification Period" not in " ".join(outcome_texts(state))
+    assert "before the end of the Clarification Period" not in ruling_text(state)
 
 
 def test_which_side_a_silent_partner_is_on_is_asked_only_once_the_auction_is_over() -> None:
@@ -1523,7 +1521,7 @@ def test_a_defender_who_knew_partner_misexplained_and_never_corrected_it_is_told
     end = {"damage": "no", "check-ui": "no"}
     told = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-silent-defender", **end}
     state = answer("misinformation", told)
-    read = " ".join(outcome_texts(state))
+    read = ruling_text(state)
     assert "Never correcting it broke that duty" in read and "procedural penalty may be assessed" in read
     assert "correct the explanation when play ended" not in read
     assert {"20F5(b)(i)", "90A"} <= set(Engine(load_charts()).ruling_laws(state))
@@ -1535,14 +1533,14 @@ def test_a_partner_who_became_declarer_and_kept_quiet_is_told_not_in_the_auction
     # ends"), yet 20F5(a) forbids his correcting it in the auction; 20F5(b)(ii) sets the final pass.
     end = {"damage": "no", "check-ui": "no"}
     partner = {"agreement": "explanation", "ask-stage": "after-play", "late-who": "partner-declaring", **end}
-    read = " ".join(outcome_texts(answer("misinformation", partner)))
+    read = ruling_text(answer("misinformation", partner))
     assert "right to say nothing during the auction" in read and "after the final pass" in read
     assert "waiting until play ended was too late" in read and "before the auction ends" not in read
     defender = answer("misinformation", {**partner, "late-who": "partner-defending"})
-    assert "correct the explanation when play ended" in " ".join(outcome_texts(defender))
+    assert "correct the explanation when play ended" in ruling_text(defender)
     assert "20F5(b)(i)" in Engine(load_charts()).ruling_laws(defender)
     explainer = answer("misinformation", {**partner, "late-who": "explainer"})
-    assert "did not correct it in time" in " ".join(outcome_texts(explainer))
+    assert "did not correct it in time" in ruling_text(explainer)
 
 
 def test_a_call_out_of_rotation_no_one_noticed_was_accepted_when_lho_called_over_it() -> None:
@@ -1560,7 +1558,7 @@ def test_a_player_who_refuses_a_ruling_is_told_it_stands_and_how_to_appeal_and_w
     assert state.finished and ("procedural-penalty", "refused") in state.trail
     told = Engine(load_charts()).ruling_laws(state)
     assert {"90B8", "92A", "92B", "91A"} <= set(told)
-    assert "ruling stands" in " ".join(outcome_texts(state))
+    assert "ruling stands" in ruling_text(state)
 
 
 def test_the_imp_averages_rule_is_shown_only_at_a_team_match() -> None:
