@@ -1228,6 +1228,7 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
         ("declarer called for the 'jack' from dummy, which has two jacks that can follow. which is played?", "46B3(b)"),
         ("declarer calls for a card that is not actually in dummy, what happens?", "46B4"),
         ("is it still possible to have the auction read out again once dummy is down?", "41B"),
+        ("the opps scored a trick for us that we actually lost. must i tell them?", "79A2"),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
