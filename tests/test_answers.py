@@ -722,6 +722,8 @@ def test_a_law_named_by_number_keeps_special_answers_about_other_laws_away(answe
             "board-played-by-wrong-pairs",
         ),
         ("can anybody revoke on purpose if they're happy to give up the tricks?", "infraction-on-purpose"),
+        # a practice asked about with a word put in ("even") is a question, not a director's incident
+        ("opps psyched against us last night. is psyching even legal?", "conventions-regulated"),
     ],
 )
 def test_the_rule_that_decides_the_askers_case_is_answered(answers: Answers, question: str, case: str) -> None:
@@ -1221,6 +1223,42 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
             "pass, pass, pass went the bidding after my 2h, but rho had not yet called. was the auction over?",
             "17D3",
         ),
+        # the thirtieth readings' INCOMPLETE kinds: the clause the story turns on, stated, in other words
+        (
+            "after i accepted their opening lead out of turn i played from dummy by mistake. can i take dummy's card "
+            "back?",
+            "54B2",
+        ),
+        (
+            "i (dummy) played the ace before declarer named a card and lho followed. can lho take his card back?",
+            "45D1",
+        ),
+        (
+            "rho led out of turn and instead of calling the td my partner told him to lead a spade. it gave us the "
+            "contract. do we keep it?",
+            "11A",
+        ),
+        (
+            "partner's double after the final pass was cancelled and declarer banned my heart lead. partner never "
+            "bid hearts, can he?",
+            "26B",
+        ),
+        ("what does 'could have been aware' mean in the laws?", "72C"),
+        ("my wife was watching and gasped when declarer revoked, then partner noticed. do we lose the tricks?", "76C2"),
+        ("declarer claimed and partner accepted, but i said no. what now?", "68D2(a)"),
+        ("as declarer i put two cards on the same trick from my hand, what now?", "45E2"),
+        (
+            "i took my hand from the previous board still on the table and bid 1h; partner answered 2h. what now?",
+            "15A2(a)",
+        ),
+        ("i had 12 cards and found the 13th in the board before the lead. does the auction stand?", "14A3"),
+        ("lho hesitated and rho bid, so i said 'we might need the director later'. was that ok?", "16B2"),
+        ("the cards got mixed before we agreed the tricks; we say 10, they say 9. who is right?", "66D"),
+        ("i put my cards face up to show the rest were mine and the td treated it as a claim, why?", "68A"),
+        ("declarer called for the 'jack' from dummy, which has two jacks that can follow. which is played?", "46B3(b)"),
+        ("declarer calls for a card that is not actually in dummy, what happens?", "46B4"),
+        ("is it still possible to have the auction read out again once dummy is down?", "41B"),
+        ("the opps scored a trick for us that we actually lost. must i tell them?", "79A2"),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
@@ -1295,6 +1333,17 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
             "asking-in-the-play",
         ),
         ("i played my card before declarer had named one from dummy. does my card count?", "dummy-indicates-card"),
+        # the thirtieth readings: the opponents' speech is no remark by partner
+        (
+            "i bid out of turn, the td cancelled it and partner then bid 2h. opps said she used my cancelled bid. "
+            "allowed?",
+            "partners-remark",
+        ),
+        (
+            "i bid 1nt, partner alerted it and explained it wrongly. opps say i cant use the alert. what was i "
+            "supposed to do?",
+            "partners-remark",
+        ),
     ],
 )
 def test_a_word_of_another_story_does_not_trigger_a_special(answers: Answers, question: str, not_key: str) -> None:

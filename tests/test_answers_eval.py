@@ -140,6 +140,8 @@ DATA = Path(__file__).parent / "data"
     # written before the mends: 0.650 before, 1.000 after (in sample).
     # The thirtieth round's 20 of our own (own-g), on the kinds of the twenty-eighth sets' strict readings, written
     # before the mends: 0.700 before, 1.000 after (in sample).
+    # The thirty-first round's 20 of our own (own-h), on the kinds of the thirtieth sets' strict readings, written
+    # before the mends: 0.600 before, 1.000 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -161,6 +163,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-e.jsonl", 0.9),
         ("player-questions-own-f.jsonl", 0.95),
         ("player-questions-own-g.jsonl", 0.95),
+        ("player-questions-own-h.jsonl", 0.95),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -196,8 +199,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout27b.jsonl", 0.89),
         ("player-questions-holdout28.jsonl", 0.97),
         ("player-questions-holdout28b.jsonl", 0.97),
-        ("player-questions-holdout30.jsonl", 0.92),
-        ("player-questions-holdout30b.jsonl", 0.89),
+        ("player-questions-holdout30.jsonl", 0.97),
+        ("player-questions-holdout30b.jsonl", 0.97),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
@@ -228,6 +231,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-e.jsonl",
             "player-questions-own-f.jsonl",
             "player-questions-own-g.jsonl",
+            "player-questions-own-h.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
