@@ -1215,6 +1215,24 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
         # the thirtieth reading's WRONG kinds: a review after the lead is faced (41B) and a fouled board (87B)
         ("once the opening lead is faced can i still hear the bidding again?", "41B"),
         ("board 9 turned out to be fouled. how is it scored, do we get an average?", "87B"),
+        # the thirty-second readings' WRONG kinds: dummy's card revoked (64B3), a dummy who saw a defender's hand
+        # asks declarer (43B2(b)), partner's double of the asker's bid (36B1), a defender's concession objected to
+        (
+            "dummy had a heart left, yet declarer pitched a club from dummy on the heart lead. we found it later in "
+            "the play. how many tricks do we get?",
+            "64B3",
+        ),
+        (
+            "i was dummy and went to the loo; coming back i glimpsed rho's hand. then declarer discarded on a club "
+            "and i asked 'no clubs?'. what follows?",
+            "43B2(b)",
+        ),
+        ("my 1s opening was doubled by my partner, he was miles away. nobody has called since. what now?", "36B1"),
+        (
+            "as a defender i told declarer 'have the rest' and showed my hand, but my partner objected straight "
+            "away. are my cards penalty cards?",
+            "68B2",
+        ),
         # the twenty-eighth readings: two low cards a defender lets fall are both major, declarer picks (50B, 51A)
         ("while defending i dropped the 4 and the 9 of spades face up. are both minor penalty cards?", "50B"),
         ("in the play two of partner's small cards fell out face up at trick 4. which one must she play?", "51A"),
@@ -1313,6 +1331,17 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
             "opening-lead-face-down",
         ),
         ("the td said our board was fouled. how does that get scored, do we just get average?", "average-plus"),
+        # the thirty-second readings: 'noticed later' in the same deal is no later board; a claimer's "i'll take
+        # the rest" is no defender's concession
+        (
+            "we noticed later in the hand that lho had revoked on trick 5. the td was called at trick 9. how many "
+            "tricks?",
+            "revoke-found-later",
+        ),
+        (
+            "declarer said 'i'll take the rest' and showed his cards, partner objected at once. what now?",
+            "concession-partner-objects",
+        ),
         # the twenty-eighth readings: a reservation of rights over partner's hesitation, dummy calling the
         # Director after a claim played out, a deal found wrong by the count, a question in the auction called a
         # signal, the asker's own card played before dummy's was named
