@@ -1276,6 +1276,26 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
         ("declarer called for the 'jack' from dummy, which has two jacks that can follow. which is played?", "46B3(b)"),
         ("declarer calls for a card that is not actually in dummy, what happens?", "46B4"),
         ("is it still possible to have the auction read out again once dummy is down?", "41B"),
+        # the thirty-second readings (b): a psych not disclosed (40C2), a double said with the wrong bid (19A3),
+        # dummy stating the law before the Director (42A1), a card faced before the first call (16D1), a watching
+        # dummy who asked (43B2(b)), quitted tricks looked at for a revoke (66C)
+        ("if i open a bluff bid with nothing, must i tell the opponents afterwards that i deviated?", "40C2"),
+        ("lho opened 3s and i announced 'double three hearts' in error. is it a double of 3s?", "19A3"),
+        (
+            "the director was present and dummy stated the law on revokes for the table. rho says dummy must keep "
+            "quiet. who is correct?",
+            "42A1",
+        ),
+        (
+            "before the bidding started, partner's king of clubs flipped face up onto the table. should we have "
+            "called the td?",
+            "16D1",
+        ),
+        (
+            "dummy stood behind me to watch my play; when i ruffed a spade he asked 'none?' but i held one. ruling?",
+            "43B2(b)",
+        ),
+        ("halfway through play may we turn back the earlier tricks to check whether declarer reneged?", "66C"),
         ("the opps scored a trick for us that we actually lost. must i tell them?", "79A2"),
     ],
 )
@@ -1362,6 +1382,17 @@ def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, ques
             "asking-in-the-play",
         ),
         ("i played my card before declarer had named one from dummy. does my card count?", "dummy-indicates-card"),
+        # the thirty-second readings (b): the opponents' claim that the asker was barred and a hypothetical
+        # "regardless" are no barred call; a psych's "not what i said" is no explanation of an agreement
+        (
+            "i bid out of turn at partner's turn and it was cancelled; later i bid what i would have bid regardless. "
+            "lho insists i was barred. is he right?",
+            "barred-player-calls",
+        ),
+        (
+            "when i psych an opening, must i tell the opponents it wasn't what i said it meant?",
+            "own-mistaken-explanation",
+        ),
         # the thirtieth readings: the opponents' speech is no remark by partner
         (
             "i bid out of turn, the td cancelled it and partner then bid 2h. opps said she used my cancelled bid. "
