@@ -201,8 +201,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout28b.jsonl", 0.97),
         ("player-questions-holdout30.jsonl", 0.97),
         ("player-questions-holdout30b.jsonl", 0.97),
-        ("player-questions-holdout32.jsonl", 0.81),
-        ("player-questions-holdout32b.jsonl", 0.83),
+        ("player-questions-holdout32.jsonl", 0.84),
+        ("player-questions-holdout32b.jsonl", 0.89),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
