@@ -203,6 +203,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout30b.jsonl", 0.97),
         ("player-questions-holdout32.jsonl", 0.84),
         ("player-questions-holdout32b.jsonl", 0.89),
+        ("player-questions-holdout33.jsonl", 0.79),
+        ("player-questions-holdout33b.jsonl", 0.83),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
