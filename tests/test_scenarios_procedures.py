@@ -154,9 +154,22 @@ def test_concession_of_a_trick_that_could_not_be_lost_is_cancelled() -> None:
             "agreed-later": "own-concession",
             "correction-period-71": "yes",
             "cancel-concession": "unlosable",
+            "concession-count": "one",
         },
     )
-    assert "concession of that trick is cancelled" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
+    assert "concession of one trick is cancelled" in state.rulings[-1].text and "71B" in state.rulings[-1].laws
+
+
+def test_a_concession_of_two_tricks_that_could_not_be_lost_gives_both_back() -> None:
+    # Walk 55, #95 (H33:95): "we conceded the last 2 tricks but had both" was rescored with one trick back; 71B
+    # returns each trick that could not be lost, and the ruling's score moves them all.
+    conceded = {"what-said": "concession", "defender-concession": "no", "agreed": "yes"}
+    conceded |= {"agreed-later": "own-concession", "correction-period-71": "yes", "cancel-concession": "unlosable"}
+    state = answer("claim", {**conceded, "concession-count": "two"})
+    assert "concession of two tricks is cancelled" in state.rulings[-1].text
+    assert state.rulings[-1].score == ScoreStep("transfer", 2)
+    state = answer("claim", {**conceded, "concession-count": "more"})
+    assert state.rulings[-1].node == "concession-cancelled-many" and state.rulings[-1].score == ScoreStep("table")
 
 
 def test_opponents_said_ok_then_objected_when_the_claimer_opened_the_next_board_is_a_contested_claim() -> None:
@@ -1112,7 +1125,7 @@ def test_a_partner_who_seems_to_know_of_a_psych_is_a_question_of_disclosure_not_
 def test_dummy_disputing_declarers_concession_is_ruled_by_law_71_not_against_a_claimer() -> None:
     # Declarer says "the rest are yours"; dummy objects at once that the last spade is a winner.
     conceded = {"what-said": "concession", "defender-concession": "no", "agreed": "own-side"}
-    state = answer("claim", {**conceded, "cancel-concession": "won"})
+    state = answer("claim", {**conceded, "cancel-concession": "won", "concession-count": "one"})
     assert "own-side-disputes" in [reached.node for reached in state.passed]
     assert state.rulings[-1].node == "concession-cancelled"
     state = answer("claim", {**conceded, "cancel-concession": "losable"})
