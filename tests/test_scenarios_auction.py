@@ -1084,3 +1084,17 @@ def test_a_review_asked_too_late_tells_declarer_only_the_contract_and_whether_do
     # but never Law 41C's conclusion: only the contract and whether, not by whom, it was doubled.
     ruling = answer("explanation-of-calls", {"what": "review", "review": "not-entitled"}).rulings[-1]
     assert "whether, but not by whom, it was doubled" in ruling.text and "41C" in ruling.laws
+
+
+def test_the_opening_leaders_double_after_the_final_pass_leaves_the_suit_ban_for_partners_first_lead() -> None:
+    # Walk 52, #17 (H33:17): East, on lead, put out a Double card after three passes. Declarer's 26B option comes at
+    # West's first turn to lead, later in the play; it was asked for before East's opening lead.
+    doubled = {"what": "double", "double-when": "after-final", "after-final": "yes"}
+    waits = {**doubled, "lead-restrictions/partner-leads-first": "no"}
+    state = answer("inadmissible-call", waits, until="lead-restrictions/wait-for-partner-lead")
+    assert state.parked and "opening lead without restriction" in state.node.park
+    assert "first has the lead" in state.node.park
+    leads = {**doubled, "lead-restrictions/partner-leads-first": "yes", "lead-restrictions/declarer-choice": "prohibit"}
+    state = answer("inadmissible-call", leads)
+    assert "wait-for-partner-lead" not in [reached.node for reached in state.passed]
+    assert "26B" in state.rulings[-1].laws
