@@ -1201,3 +1201,11 @@ def test_a_hand_left_with_a_card_after_the_last_trick_goes_from_wrong_number_of_
     # wrong-number-of-cards chart offered first had no answer for a hand that failed to play to a trick (Law 67).
     state = answer("wrong-number-of-cards", {"what-wrong": "skipped"}, until="defective-trick/when")
     assert state.chart.id == "defective-trick" and state.node.id == "when"
+
+
+def test_a_faced_card_beside_partners_face_down_opening_lead_is_an_opening_lead_out_of_turn() -> None:
+    # Walk 54, #59 (H33:59): West faced the ♣J as East, on lead, slid the ♦6 face down. Read as simultaneous plays
+    # (58A), the ♦6 stood and the ♣J was a premature play; Law 54 rules it and gives declarer its options.
+    state = answer("simultaneous-plays", {"what": "opening-lead"}, until="opening-lead-out-of-turn/who-led")
+    assert state.chart.id == "opening-lead-out-of-turn"
+    assert "goes back to its player's hand" in note(state, "faced-opening-lead").text
