@@ -1111,6 +1111,16 @@ def test_a_score_is_not_guessed_when_the_vulnerability_would_change_it(answers: 
             "'no spades?'. what happens?",
             "43B2(b)",
         ),
+        # a plain lead from dummy with a defender playing before partner is 57A, not declarer's lead from the wrong
+        # hand (53C); a defender's own lead out of turn refused is 56, not 60B; a defender's partner objecting to
+        # 'we lose the rest' undoes the concession (68B2), so 68B1's line does not lead
+        (
+            "declarer led a diamond from dummy and before my partner had played i put my queen down. what can "
+            "declarer do?",
+            "53C",
+        ),
+        ("i led out of turn as a defender and declarer made me take it back. is my card a penalty card?", "60B"),
+        ("defending, i said 'we lose the last two' and my partner objected at once. is that a concession?", "68B1"),
     ],
 )
 def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, question: str, section: str) -> None:
@@ -1297,6 +1307,46 @@ def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, que
         ),
         ("halfway through play may we turn back the earlier tricks to check whether declarer reneged?", "66C"),
         ("the opps scored a trick for us that we actually lost. must i tell them?", "79A2"),
+        # the thirty-third readings B: an unstated finesse after a show-out (70E1), a deliberate revoke asked as a
+        # tactic (72B1), the wrong defender playing to declarer's lead from the wrong hand (53C), a defender's card
+        # before declarer's corrected lead (60B) or at dummy's turn (57D), an opening lead after a wrong explanation
+        # once dummy is down (47E2(a)), declarer's corrected revoke (48A), a defender's claim needing partner (70D2)
+        (
+            "i claimed in 6h with the lead in hand, kq10 of diamonds in dummy, saying nothing about diamonds. rho "
+            "had already shown out of diamonds. lho had the jack. do they get it?",
+            "70E1",
+        ),
+        ("is it a legit tactic to revoke deliberately on the twelfth trick when it only gets put right?", "72B1"),
+        (
+            "as declarer i won in hand but then led the 3 of spades from dummy. before my rho did anything, my lho "
+            "put the king on it. what now?",
+            "53C",
+        ),
+        (
+            "declarer was made to take back his lead from the wrong hand, and before he led again my partner "
+            "dropped the 5 of hearts face up. is it a penalty card?",
+            "60B",
+        ),
+        (
+            "dummy led a club, rho played low, and before declarer played from his hand lho threw the ace on the "
+            "table. is the ace a penalty card?",
+            "57D",
+        ),
+        (
+            "we were told 2d was a weak two, so i led a diamond. after dummy was spread it turned out 2d was a "
+            "multi. can i change my opening lead?",
+            "47E2(a)",
+        ),
+        (
+            "i was declarer and trumped a club though i had one, then put the club on instead. must my trump stay "
+            "out as a penalty card?",
+            "48A",
+        ),
+        (
+            "i was defending and claimed two tricks but it depends on my partner keeping his heart. the td refused. "
+            "why?",
+            "70D2",
+        ),
     ],
 )
 def test_the_rule_that_reverses_the_general_one_is_stated(answers: Answers, question: str, section: str) -> None:
