@@ -151,6 +151,14 @@ def test_every_summary_has_its_related_topics(answers: Answers) -> None:
         assert topic is not None and topic.law == number and number in load_law_summaries()
 
 
+def test_a_charts_related_topics_read_through_a_chart_it_is_made_of(answers: Answers) -> None:
+    # wrong-number-of-cards reaches the revoke chart through restored-card, which players are never shown
+    topic = answers.chart_topic("wrong-number-of-cards")
+    assert topic is not None
+    tokens = [other.token for other in answers.related(topic)]
+    assert "c:revoke" in tokens and "c:restored-card" not in tokens
+
+
 def test_forged_topic_tokens_find_nothing(answers: Answers) -> None:
     for token in ("c:no-such-chart", "l:120", "l:x", "z:54", "", "l:", "c:"):
         assert answers.topic(token) is None
