@@ -31,7 +31,7 @@ from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, 
 
 from bot.dialogs import Dialogs, Screen, read_charts
 from bot.laws import load_lawbook
-from bot.matching import ChartEntry, build_matcher
+from bot.matching import build_matcher, chart_entries
 from bot.store import RECENT_SESSIONS, Store
 from bot.telegram.app import TelegramFrontEnd, build_application, tune_collector
 from bot.telegram.callbacks import Answer
@@ -97,7 +97,7 @@ class Ours:
         charts = read_charts(FIXTURES)
         self.store = await Store.open(self.database)
         self.dialogs = Dialogs(self.store, charts)
-        matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+        matcher = build_matcher(chart_entries(charts))
         front = TelegramFrontEnd(self.dialogs, load_lawbook(), matcher)
         self.app = build_application(TOKEN, front, request=self.api, max_rate=0)  # a press's cost, not Telegram's limit
         await self.app.initialize()

@@ -17,7 +17,7 @@ from telegram import Update
 
 from bot.dialogs import Dialogs, read_charts
 from bot.laws import load_lawbook
-from bot.matching import ChartEntry, build_matcher
+from bot.matching import build_matcher, chart_entries
 from bot.store import Store
 from bot.telegram.app import TelegramFrontEnd, build_application
 
@@ -27,7 +27,7 @@ CHARTS = Path(__file__).resolve().parent / "fixtures" / "dialogs"
 async def main(database: str) -> None:
     charts = read_charts(CHARTS)
     store = await Store.open(database)
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    matcher = build_matcher(chart_entries(charts))
     api = FakeBotAPI()
     app = build_application(TOKEN, TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher), request=api)
     await app.initialize()

@@ -205,10 +205,10 @@ async def start_bot(store: Any, charts: dict[str, Any], api: FakeBotAPI, admins:
     """Our Application (handlers, matcher, dialogs) over the fake Bot API, initialised and ready for updates."""
     from bot.dialogs import Dialogs
     from bot.laws import load_lawbook
-    from bot.matching import ChartEntry, build_matcher
+    from bot.matching import build_matcher, chart_entries
     from bot.telegram.app import TelegramFrontEnd, build_application
 
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    matcher = build_matcher(chart_entries(charts))
     front = TelegramFrontEnd(Dialogs(store, charts), load_lawbook(), matcher, admins)
     app = build_application(TOKEN, front, request=api, max_rate=0)  # the fake answers at once: no overall limit
     await app.initialize()

@@ -92,6 +92,38 @@ def test_mistakes_are_found(book: LawBook, change: tuple[str, str], expected: st
     assert all(p.startswith("dialogs/demo-main.yaml") for p in found)
 
 
+def test_a_chart_that_is_part_of_others_is_jumped_to_by_them_and_has_nothing_to_offer_it_by(book: LawBook) -> None:
+    charts = read_charts(FIXTURES / "dialogs")
+    sub = (FIXTURES / "dialogs" / "demo-sub.yaml").read_text(encoding="utf-8")
+    offered = "keywords: [demo sub]\nsummary:\n  - text: A demonstration of a chart reached from another chart.\n"
+
+    def found(text: str) -> list[str]:
+        charts["demo-sub"] = parse_chart(text, "dialogs/demo-sub.yaml")
+        return [str(p) for p in lint_charts(charts, book).problems]
+
+    step = sub.replace(offered + '    laws: ["50"]\n', "part_of: [demo-main]\n")
+    assert step != sub and found(step) == []
+    assert any(
+        "part of 'demo-nothing': there is no such chart" in p
+        for p in found(step.replace("[demo-main]", "[demo-nothing]"))
+    )
+    assert any(
+        "part of 'demo-sub', which does not jump to it" in p for p in found(step.replace("[demo-main]", "[demo-sub]"))
+    )
+    assert any(
+        "keywords, but it is part of other charts" in p
+        for p in found(sub.replace("summary:", "part_of: [demo-main]\nsummary:"))
+    )
+    assert any(
+        "a summary, but it is part of other charts" in p
+        for p in found(sub.replace("keywords: [demo sub]", "part_of: [demo-main]"))
+    )
+    assert any(
+        "no 'summary' for players" in p
+        for p in found(sub.replace(offered + '    laws: ["50"]\n', "keywords: [demo sub]\n"))
+    )
+
+
 def test_a_ruling_names_its_charts_law_first_or_says_why(book: LawBook) -> None:
     first = BASE.replace('    laws: ["50C"]\n', '    laws: ["12C1(b)", "50C"]\n')
     assert any("ruling 'minor' cites 12C1(b) first: name the infringed law first" in p for p in problems(book, first))

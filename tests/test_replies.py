@@ -247,7 +247,7 @@ def test_the_triage_tree_covers_every_chart() -> None:
 def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path) -> None:
     path = tmp_path / "triage.yaml"
     path.write_text(
-        "question: When?\nbranches:\n  - {id: a, label: A, charts: [revoke, nope]}\n"
+        "question: When?\nbranches:\n  - {id: a, label: A, charts: [revoke, nope, restored-card]}\n"
         "  - id: b\n    label: B\n    question: Who?\n    branches:\n"
         "      - {id: c, label: C, question: Deeper?, branches: [{id: d, label: D, charts: [revoke]}]}\n",
         encoding="utf-8",
@@ -256,6 +256,9 @@ def test_the_linter_finds_a_missing_chart_and_an_unreachable_one(tmp_path: Path)
     assert any("no chart 'nope'" in p for p in problems)
     assert any("chart 'claim' cannot be reached" in p for p in problems)
     assert any("more than 2 questions" in p for p in problems)
+    # a chart that is part of others is reached through them: the triage neither needs nor offers it
+    assert any("'restored-card' is part of wrong-number-of-cards, defective-trick" in p for p in problems)
+    assert not any("chart 'restored-card' cannot be reached" in p for p in problems)
 
 
 @pytest.mark.parametrize(

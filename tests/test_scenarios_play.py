@@ -505,8 +505,7 @@ def test_restored_card_found_on_the_floor_exposed_and_owed_to_an_earlier_trick_g
             "what-wrong": "too-few",
             "short-when": "yes",
             "after-found": "elsewhere",
-            "revoke-q": "yes",
-            "exposed-q": "yes",
+            "restored-card/also": "both",
             **PENALTY_CARD_HONOUR,
         },
         until="revoke/trick-twelve",
@@ -888,9 +887,9 @@ def test_a_card_found_in_the_board_with_the_played_cards_right_is_ruled_under_la
     # Walk 47, 100b (H28:100): the ♦5 was in the board pocket and East's played cards were right; the defective-trick
     # chart offered first had no answer for it, and "played two cards to a trick" cited 67B2(b) and dropped 14C.
     found = {"when": "yes", "found": "missing"}
-    owed = answer("defective-trick", {**found, "missing-also": "earlier"}, until="revoke/trick-twelve")
-    assert owed.chart.id == "revoke" and {"14B4", "61A"} <= set(note(owed, "missing-earlier").laws)
-    kept = answer("defective-trick", {**found, "missing-also": "none"})
+    owed = answer("defective-trick", {**found, "restored-card/also": "earlier"}, until="revoke/trick-twelve")
+    assert owed.chart.id == "revoke" and {"14B4", "61A"} <= set(note(owed, "restored-card/revoke-note").laws)
+    kept = answer("defective-trick", {**found, "restored-card/also": "none"})
     laws = Engine(load_charts()).ruling_laws(kept)
     assert laws[0] == "14B2" and "14C" in laws and not any(law.startswith("67") for law in laws)
     assert "unauthorized for the partner" in ruling_text(kept)

@@ -1321,9 +1321,9 @@ def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_
     # play over. 14B2 restores it to the hand; with no revoke and no penalty card the result stands.
     state = answer(
         "wrong-number-of-cards",
-        {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "revoke-q": "no", "exposed-q": "no"},
+        {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "restored-card/also": "none"},
     )
-    assert state.rulings[-1].node == "restored-ok"
+    assert state.rulings[-1].node == "restored"
     assert "if play has ended, the result stands" in state.rulings[-1].text
 
 

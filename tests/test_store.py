@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialogs import Chart, Dialogs, NotFound, Stale
+from bot.dialogs import Chart, DialogError, Dialogs, NotFound, Stale, load_charts
 from bot.store import SCHEMA_VERSION, Conflict, Position, Store, StoreBusy, StoreError
 
 
@@ -42,6 +42,54 @@ async def test_a_log_from_when_notes_had_their_own_screen_still_replays(dialogs:
     assert (again.node_id, [a.answer for a in again.path]) == ("card", ["RHO"])
     done = await dialogs.answer("alice", s.session_id, again.step, "small")
     assert done.finished and done.rulings[-1].text == "A minor penalty card for the right-hand opponent."
+
+
+def _stored(chart: str, version: int, *answers: tuple[str, str]) -> list[tuple[str, dict[str, object]]]:
+    """A session's log as a bot of an earlier chart ``version`` wrote it: the start, then each (node, option)."""
+    start: tuple[str, dict[str, object]] = ("start", {"chart": chart, "version": version})
+    return [start, *(("answer", {"chart": chart, "node": node, "option": option}) for node, option in answers)]
+
+
+async def test_a_session_stored_at_a_question_since_moved_to_a_shared_chart_resumes_there(store: Store) -> None:
+    """The restored card's questions moved from the wrong-number-of-cards and defective-trick charts to the
+    restored-card chart both jump to. Where a session stands is never stored as truth but replayed from its
+    answers, so one left at a question that moved resumes at the question that now asks it, every answer kept."""
+    dialogs = Dialogs(store, load_charts())
+    short = [("what-wrong", "too-few"), ("short-when", "yes"), ("after-found", "elsewhere")]
+    for chart, version, answers, at in (
+        ("wrong-number-of-cards", 17, short, "wrong-number-of-cards/revoke-q"),
+        ("defective-trick", 11, [("when", "yes"), ("found", "missing")], "defective-trick/missing-also"),
+    ):
+        log = _stored(chart, version, *answers)
+        sid = await store.create_session("alice", None, chart, version, log[0][1], Position("open", len(answers), at))
+        await store.append(sid, 1, log[1:], Position("open", len(answers), at))
+        screen = await dialogs.resume("alice", sid)
+        assert (screen.where, screen.step, len(screen.path)) == ("restored-card/also", len(answers), len(answers))
+        assert "It may become a penalty card" in screen.notes[0]  # the caller's note, shown above it as before
+        done = await dialogs.answer("alice", sid, screen.step, "none", question=screen.question)
+        assert done.finished and done.rulings[-1].node == "restored"
+
+
+async def test_a_session_that_answered_a_question_since_removed_says_so_in_one_line_and_keeps_its_log(
+    store: Store,
+) -> None:
+    """An answer to a question the chart no longer has cannot be carried over: the session is refused with one
+    line, and its log, the record of what was answered, is left as it was."""
+    dialogs = Dialogs(store, load_charts())
+    short = [("what-wrong", "too-few"), ("short-when", "yes"), ("after-found", "elsewhere"), ("revoke-q", "yes")]
+    log = _stored("wrong-number-of-cards", 17, *short)
+    at = Position("open", 4, "wrong-number-of-cards/exposed-q")
+    sid = await store.create_session("alice", None, "wrong-number-of-cards", 17, log[0][1], at)
+    await store.append(sid, 1, log[1:], at)
+    before = await store.events(sid)
+    for action in (dialogs.resume("alice", sid), dialogs.answer("alice", sid, 4, "none"), dialogs.back("alice", sid)):
+        with pytest.raises(DialogError) as refused:
+            await action
+        assert str(refused.value) == (
+            f"The chart 'wrong-number-of-cards' has changed since session {sid} began; its record is kept."
+            " Start the chart again."
+        )
+    assert await store.events(sid) == before
 
 
 async def test_many_sessions_at_once_do_not_mix(dialogs: Dialogs) -> None:

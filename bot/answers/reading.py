@@ -350,7 +350,7 @@ class Answers:
         elif topic.kind == "chart":
             chart = self.charts[topic.key]
             tokens = [f"l:{law_number(ref)}" for ref in chart.laws]
-            tokens += [f"c:{node.jump}" for node in chart.nodes.values() if isinstance(node, Jump)]
+            tokens += [f"c:{target}" for target in self._handed_to(chart)]
         else:
             law = self.book.laws[topic.law]
             tokens = [f"c:{c}" for c in self.matcher.charts_by_law.get(topic.law, [])]
@@ -361,6 +361,17 @@ class Answers:
             if other is not None and other.token != topic.token and other not in found:
                 found.append(other)
         return found[:RELATED]
+
+    def _handed_to(self, chart: Chart) -> list[str]:
+        """The charts a chart jumps to, in its order; a chart that is part of others is read through to the charts
+        it jumps to, since players are never shown it (wrong-number-of-cards leads to the revoke chart through the
+        restored-card chart)."""
+        found: list[str] = []
+        for node in chart.nodes.values():
+            if isinstance(node, Jump):
+                target = self.charts[node.jump]
+                found += self._handed_to(target) if target.part_of else [target.id]
+        return found
 
 
 def asking_part(text: str) -> str:

@@ -1,7 +1,8 @@
 """A short way in from vague words: "When did it happen?", at most one more question, then the charts.
 
 The tree is data (``knowledge/triage.yaml``), so a director can review and reorder it; ``lint_triage``
-checks that every chart it names exists and that every chart can be reached from some branch.
+checks that every chart it names exists and that every chart a director may be offered can be reached from
+some branch (a chart that is part of others is reached through them).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.dialogs.model import Chart
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.lint import Finding, LintReport
 
@@ -82,9 +84,9 @@ def load_triage() -> Triage:
     return read_triage()
 
 
-def lint_triage(triage: Triage, charts: Mapping[str, object], where: str = "knowledge/triage.yaml") -> LintReport:
-    """Every chart named exists, every chart is reachable, every branch asks or offers (never both), and no
-    path asks more than two questions."""
+def lint_triage(triage: Triage, charts: Mapping[str, Chart], where: str = "knowledge/triage.yaml") -> LintReport:
+    """Every chart named exists and may be offered on its own, every such chart is reachable, every branch asks
+    or offers (never both), and no path asks more than two questions."""
     problems: list[Finding] = []
     reached: set[str] = set()
     for branch in triage.walk():
@@ -101,7 +103,9 @@ def lint_triage(triage: Triage, charts: Mapping[str, object], where: str = "know
         for chart in branch.charts:
             if chart not in charts:
                 problems.append(Finding(where, f"{name}: no chart {chart!r} in dialogs/"))
+            elif charts[chart].part_of:
+                problems.append(Finding(where, f"{name}: {chart!r} is part of {', '.join(charts[chart].part_of)}"))
             reached.add(chart)
-    for chart in sorted(set(charts) - reached):
+    for chart in sorted({c.id for c in charts.values() if not c.part_of} - reached):
         problems.append(Finding(where, f"chart {chart!r} cannot be reached from any branch"))
     return LintReport(problems, [])

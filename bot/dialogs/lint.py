@@ -128,8 +128,22 @@ def _check_chart_header(chart: Chart, book: LawBook, out: list[Finding]) -> None
         out.append(Finding(chart.path, f"edition {chart.edition!r}, but the knowledge base is {book.edition!r}"))
     if len(chart.id) > MAX_CHART_ID:
         out.append(Finding(chart.path, f"chart id longer than {MAX_CHART_ID} characters (it travels in buttons)"))
-    if not chart.keywords:
+    if not chart.keywords and not chart.part_of:
         out.append(Finding(chart.path, "no keywords: the matcher could never offer this chart"))
+
+
+def _check_part_of(chart: Chart, charts: Mapping[str, Chart], out: list[Finding]) -> None:
+    """A chart that is a step of others is never offered on its own: each chart it names jumps to it, and it has
+    no keywords or summary, which nothing would read."""
+    for caller in chart.part_of:
+        if caller not in charts:
+            out.append(Finding(chart.path, f"part of {caller!r}: there is no such chart"))
+        elif not any(isinstance(node, Jump) and node.jump == chart.id for node in charts[caller].nodes.values()):
+            out.append(Finding(chart.path, f"part of {caller!r}, which does not jump to it"))
+    if chart.part_of and chart.keywords:
+        out.append(Finding(chart.path, "keywords, but it is part of other charts: the matcher never offers it"))
+    if chart.part_of and chart.summary is not None:
+        out.append(Finding(chart.path, "a summary, but it is part of other charts: players are never shown it"))
 
 
 def _check_options(chart: Chart, node: Question, out: list[Finding]) -> None:
@@ -344,9 +358,9 @@ def _definitely_set(chart: Chart) -> dict[str, frozenset[str]]:
 
 def _check_players_words(chart: Chart, book: LawBook, out: list[Finding]) -> None:
     """A cited summary within the length limit, and our words consistent (terms.yaml) wherever people read them."""
-    if chart.summary is None:
+    if chart.summary is None and not chart.part_of:
         out.append(Finding(chart.path, "no 'summary' for players (plain words, each sentence citing its laws)"))
-    else:
+    elif chart.summary is not None:
         out += [Finding(f"{chart.path} summary", p) for p in summary_problems(chart.summary, book)]
         out += [Finding(f"{chart.path} summary", p) for p in wording_problems(chart.summary.text)]
     values = [text for variable in chart.variables.values() for text in variable.values.values()]
@@ -451,6 +465,7 @@ def lint_charts(charts: Mapping[str, Chart], book: LawBook) -> LintReport:
         _check_reachable(chart, problems)
         _check_loops(chart, problems)
         _check_node_shapes(chart, charts, book, problems)
+        _check_part_of(chart, charts, problems)
         _check_variables(chart, problems)
         _check_players_words(chart, book, problems)
         _check_cues(chart, problems)

@@ -217,6 +217,8 @@ class Chart:
     summary: Summary | None = None  # for players: cited, plain words
     # the laws its situation line names, when its first law alone would name only one of the cases it rules
     named: tuple[str, ...] = ()
+    # the charts this one is a step of (each jumps to it): never offered on its own, so no keywords or summary
+    part_of: tuple[str, ...] = ()
     path: str = ""
     # node id -> option id -> the table words in a description that give that answer (see bot/dialogs/facts.py)
     cues: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)

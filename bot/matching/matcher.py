@@ -42,7 +42,7 @@ import math
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -51,6 +51,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from bot.dialogs import Chart, load_charts
 from bot.laws import LawBook, load_lawbook, parse_ref
 from bot.laws.book import KNOWLEDGE_DIR, read_yaml
 from bot.laws.glossary import load_glossary
@@ -680,8 +681,9 @@ def build_matcher(
     return Matcher(load_lawbook(), charts, examples, CACHE_DIR, background)
 
 
-def chart_entries() -> list[ChartEntry]:
-    """The installed charts as the matcher sees them."""
-    from bot.dialogs import load_charts
-
-    return [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in load_charts().values()]
+def chart_entries(charts: Mapping[str, Chart] | None = None) -> list[ChartEntry]:
+    """The charts (the installed ones unless given) as the matcher sees them: those a director may be offered.
+    A chart that is part of others is left out, to be reached through them: the restored-card chart serves
+    Law 14 alone, so it would be offered for every Law 14 text in place of the wrong-number-of-cards chart."""
+    found = load_charts() if charts is None else charts
+    return [ChartEntry(c.id, c.title, c.laws, c.keywords) for c in found.values() if not c.part_of]

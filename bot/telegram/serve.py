@@ -33,11 +33,11 @@ async def serve(config: Config, token: str) -> int:
     """Run until SIGINT/SIGTERM; the store opens before the first update and closes after the last."""
     from bot.dialogs import load_charts
     from bot.laws import load_lawbook
-    from bot.matching import ChartEntry, build_matcher
+    from bot.matching import build_matcher, chart_entries
     from bot.telegram.app import register_commands, tune_collector
 
     charts = load_charts()
-    matcher = build_matcher((ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values()), background=True)
+    matcher = build_matcher(chart_entries(charts), background=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

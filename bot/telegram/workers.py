@@ -41,7 +41,7 @@ from telegram.error import InvalidToken, NetworkError, RetryAfter, TelegramError
 from bot.config import Config
 from bot.dialogs import Chart, load_charts
 from bot.laws import LawBook, load_lawbook
-from bot.matching import ChartEntry, Matcher, build_matcher
+from bot.matching import Matcher, build_matcher, chart_entries
 from bot.store import Store, StoreError
 from bot.telegram.app import register_commands, seconds, tune_collector
 from bot.telegram.serve import run_event_loop, running
@@ -121,7 +121,7 @@ async def _prepare(config: Config, token: str) -> None:
 def _load() -> Loaded:
     """The knowledge every worker shares, read whole (the worked examples too) before any worker is forked."""
     charts = load_charts()
-    matcher = build_matcher(ChartEntry(c.id, c.title, c.laws, c.keywords) for c in charts.values())
+    matcher = build_matcher(chart_entries(charts))
     loaded = Loaded(charts, load_lawbook(), matcher)
     tune_collector()
     return loaded
