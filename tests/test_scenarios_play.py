@@ -1060,7 +1060,7 @@ def test_declarer_requires_the_suit_of_a_penalty_card_partner_has_none_law_59_on
 
 
 def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None:
-    # 50C: a minor penalty card only bars a lower non-honour of its suit; 50D1(a)'s first legal opportunity is a
+    # 50C: a minor penalty card only bars another non-honour of its suit; 50D1(a)'s first legal opportunity is a
     # major card's. A walk found the chart ordering the substitution (52B2) for any card played instead.
     free = answer(
         "penalty-card", {"situation": "not-played", "not-played-entry": "no", "not-played-kind": "minor-free"}
