@@ -15,3 +15,9 @@ def test_a_minor_penalty_card_bars_a_higher_low_card_of_its_suit_too() -> None:
     labels = [option.label for option in asked.options]
     assert "Minor: another card of its suit below an honour" in labels
     assert "a lower card" not in load_charts()["penalty-card"].nodes["minor-free"].ruling
+
+
+def test_rude_remarks_break_74a_which_says_should_not_must() -> None:
+    # Walk 55, #96: 74A was read out as "A player must keep a courteous attitude"; the Law says "should".
+    said = load_charts()["procedural-penalty"].nodes["discourtesy"].note
+    assert "should maintain a courteous attitude" in said and "must keep" not in said
