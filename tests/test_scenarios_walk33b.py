@@ -21,3 +21,19 @@ def test_rude_remarks_break_74a_which_says_should_not_must() -> None:
     # Walk 55, #96: 74A was read out as "A player must keep a courteous attitude"; the Law says "should".
     said = load_charts()["procedural-penalty"].nodes["discourtesy"].note
     assert "should maintain a courteous attitude" in said and "must keep" not in said
+
+
+def test_declarers_incontrovertible_intention_adds_no_defenders_choice_law_46_does_not_give() -> None:
+    # Walk 55, #89: "the defenders choose which of those cards dummy plays" was read out as if Law 46 said it;
+    # Law 46 gives the defenders a choice only under 46B5.
+    state = answer("card-from-dummy", {"what-happened": "unclear", "incontrovertible": "yes"})
+    text = ruling_text(state)
+    assert "incontrovertibly intended is played" in text and "defenders choose" not in text
+
+
+def test_a_card_dummy_put_out_after_declarer_deliberately_touched_another_goes_back_to_dummy() -> None:
+    # Walk 54, #60: declarer deliberately touched the ♦Q, said "small diamond", and dummy played the ♦3; the ruling
+    # never said the ♦3 goes back (45E2).
+    state = answer("card-from-dummy", {"what-happened": "touched", "touched": "yes"})
+    assert "goes back to dummy" in ruling_text(state) and "45E2" in state.rulings[-1].laws
+    assert state.rulings[-1].laws[:2] == ("45C3", "47F2")
