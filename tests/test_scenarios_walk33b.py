@@ -37,3 +37,11 @@ def test_a_card_dummy_put_out_after_declarer_deliberately_touched_another_goes_b
     state = answer("card-from-dummy", {"what-happened": "touched", "touched": "yes"})
     assert "goes back to dummy" in ruling_text(state) and "45E2" in state.rulings[-1].laws
     assert state.rulings[-1].laws[:2] == ("45C3", "47F2")
+
+
+
+def test_folding_cards_and_leaving_the_table_no_longer_ends_with_the_74c5_sentence() -> None:
+    # Walk 54, #75: the 74C ruling ended with "Acting on a card of an opponent seen unintentionally is proper".
+    state = answer("tempo-and-conduct", {"what": "procedure", "violation": "no-info"})
+    assert "seen unintentionally" not in ruling_text(state) and "74C5" not in state.rulings[-1].laws
+    assert "74C5" in load_charts()["tempo-and-conduct"].nodes["violation"].help
