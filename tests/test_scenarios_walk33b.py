@@ -45,3 +45,17 @@ def test_folding_cards_and_leaving_the_table_no_longer_ends_with_the_74c5_senten
     state = answer("tempo-and-conduct", {"what": "procedure", "violation": "no-info"})
     assert "seen unintentionally" not in ruling_text(state) and "74C5" not in state.rulings[-1].laws
     assert "74C5" in load_charts()["tempo-and-conduct"].nodes["violation"].help
+
+
+def test_a_spectators_information_adjusted_under_16d3_says_no_law_was_infringed() -> None:
+    # Walk 55, #93: the read-aloud ruling said "had the infraction not occurred" and never that receiving the
+    # spectator's information infringed no law.
+    told = {
+        "what": "spectator",
+        "spectator-information": "yes",
+        "unauthorised-information/other-when": "after-call",
+        "unauthorised-information/after-first-call": "play",
+        "unauthorised-information/affected-after-call": "yes",
+    }
+    state = answer("tempo-and-conduct", told, until="adjusted-score/contest")
+    assert "No law was infringed by receiving it" in ruling_text(state)
