@@ -39,7 +39,6 @@ def test_a_card_dummy_put_out_after_declarer_deliberately_touched_another_goes_b
     assert state.rulings[-1].laws[:2] == ("45C3", "47F2")
 
 
-
 def test_folding_cards_and_leaving_the_table_no_longer_ends_with_the_74c5_sentence() -> None:
     # Walk 54, #75: the 74C ruling ended with "Acting on a card of an opponent seen unintentionally is proper".
     state = answer("tempo-and-conduct", {"what": "procedure", "violation": "no-info"})
