@@ -58,3 +58,18 @@ def test_a_spectators_information_adjusted_under_16d3_says_no_law_was_infringed(
     }
     state = answer("tempo-and-conduct", told, until="adjusted-score/contest")
     assert "No law was infringed by receiving it" in ruling_text(state)
+
+
+def test_a_claim_that_stands_with_a_trump_out_says_which_70c_condition_failed() -> None:
+    # Walk 55, #80: the claimer clearly knew the trump was out; the claim stood with no word on the trump and no
+    # citation of 70C. Walk 54, #62: "trumps are good" with one out is no statement about that trump (70C1).
+    told = {"what-said": "claim", "faced-for-claim": "yes", "agreed": "disputed", "who-claimed": "declarer"}
+    no_trump = answer("claim", {**told, "trump-out": "no", "line-stated": "yes"})
+    told |= {"trump-out": "yes", "trump-mentioned": "no", "trump-trick": "knew", "line-stated": "yes"}
+    knew = answer("claim", told)
+    assert knew.rulings[-1].node == "claim-accepted-trump" and knew.rulings[-1].laws[0] == "70C"
+    assert "not at all likely that the claimer was unaware of it (Law 70C2)" in ruling_text(knew)
+    harmless = answer("claim", {**told, "trump-trick": "none"})
+    assert "no normal play loses a trick to it (Law 70C3)" in ruling_text(harmless)
+    assert no_trump.rulings[-1].node == "claim-accepted" and "70C" not in no_trump.rulings[-1].laws
+    assert "all drawn or all good" in load_charts()["claim"].nodes["trump-mentioned"].help
