@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import answer, ruling_text
 
-from bot.dialogs import load_charts
+from bot.dialogs import Engine, load_charts
 
 
 def test_a_minor_penalty_card_bars_a_higher_low_card_of_its_suit_too() -> None:
@@ -73,3 +73,12 @@ def test_a_claim_that_stands_with_a_trump_out_says_which_70c_condition_failed() 
     assert "no normal play loses a trick to it (Law 70C3)" in ruling_text(harmless)
     assert no_trump.rulings[-1].node == "claim-accepted" and "70C" not in no_trump.rulings[-1].laws
     assert "all drawn or all good" in load_charts()["claim"].nodes["trump-mentioned"].help
+
+
+def test_an_adjusted_ruling_for_using_partners_hesitation_cites_the_logical_alternative_test_and_73c1() -> None:
+    # Walk 55, #79: the ruling omitted 16B1(b), the test it had just asked, and 73C1.
+    told = {"ask-source": "partner", "partner-facts": "yes", "play-ended": "yes", "suggested": "yes"}
+    state = answer("unauthorised-information", {**told, "logical-alternative": "yes"}, until="adjusted-score/damaged")
+    laws = Engine(load_charts()).ruling_laws(state)
+    assert {"16B1(a)", "16B1(b)", "73C1", "16B3"} <= set(laws)
+    assert "significant proportion of players" in ruling_text(state)
