@@ -82,3 +82,14 @@ def test_an_adjusted_ruling_for_using_partners_hesitation_cites_the_logical_alte
     laws = Engine(load_charts()).ruling_laws(state)
     assert {"16B1(a)", "16B1(b)", "73C1", "16B3"} <= set(laws)
     assert "significant proportion of players" in ruling_text(state)
+
+
+def test_a_deemed_revoke_ruling_reads_out_the_card_to_expose_and_place_among_the_played_cards() -> None:
+    # Walk 54, #57: the 67B1 instruction was in the parked text only; the ruling kept just the trick transfer.
+    told = {"when": "yes", "found": "no-card", "has-suit": "yes", "won-later": "yes", "equity": "no"}
+    state = answer("defective-trick", told)
+    assert state.rulings[-1].node == "one-trick"
+    text = ruling_text(state)
+    assert "choose a card of the suit led" in text and "places it among their played cards" in text
+    other = ruling_text(answer("defective-trick", {**told, "has-suit": "no", "won-later": "no"}))
+    assert "chooses any card" in other and "no trick is transferred" in other
