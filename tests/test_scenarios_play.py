@@ -218,12 +218,12 @@ def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declare
 def test_a_card_dropped_in_the_auction_says_why_it_is_a_penalty_card_and_that_partner_passed_once() -> None:
     # Walk 46, #61 (H28:61): the club king dropped during the bidding was ruled a major penalty card without citing
     # 24E ("every such card becomes a penalty card") or 24B (the offender's partner must pass once).
-    state = answer("penalty-card", {"situation": "auction-card"}, until="which-card")
-    told = note(state, "auction-card")
+    state = answer("penalty-card", {"situation": "auction-card", "auction-card": "honour"}, until="how-many")
+    told = note(state, "auction-major")
     assert {"24E", "24B"} <= set(told.laws) and "became a penalty card when the auction ended" in told.text
     ruled = answer(
         "penalty-card",
-        {"situation": "auction-card", "which-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
+        {"situation": "auction-card", "auction-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
     )
     assert "24E" in Engine(load_charts()).ruling_laws(ruled) and "offender's partner had to pass" in " ".join(
         outcome_texts(ruled)

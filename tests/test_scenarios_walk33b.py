@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import answer, ruling_text
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import Engine, load_charts
 
@@ -93,3 +93,18 @@ def test_a_deemed_revoke_ruling_reads_out_the_card_to_expose_and_place_among_the
     assert "choose a card of the suit led" in text and "places it among their played cards" in text
     other = ruling_text(answer("defective-trick", {**told, "has-suit": "no", "won-later": "no"}))
     assert "chooses any card" in other and "no trick is transferred" in other
+
+
+def test_a_low_card_exposed_in_the_auction_cites_24a_and_says_partner_did_not_have_to_pass() -> None:
+    # Walk 55, #99: a single low card exposed in the auction, the offender now a defender; the note cited 24B and
+    # 24C ("If it was an honour … the offender's partner had to pass") and never 24A.
+    told = {"situation": "auction-card", "auction-card": "low", "how-many": "one"}
+    low = note(
+        answer("penalty-card", {"situation": "auction-card", "auction-card": "low"}, until="how-many"), "auction-low"
+    )
+    assert low.laws[0] == "24A" and "did not have to pass" in low.text
+    state = answer("penalty-card", told)
+    assert state.rulings[-1].node == "minor-ruling" and "did not have to pass" in ruling_text(state)
+    assert "24A" in Engine(load_charts()).ruling_laws(state) and "24B" not in Engine(load_charts()).ruling_laws(state)
+    several = answer("penalty-card", {"situation": "auction-card", "auction-card": "several"}, until="several-who-next")
+    assert note(several, "auction-several").laws[0] == "24C"
