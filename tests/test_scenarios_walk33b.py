@@ -108,3 +108,14 @@ def test_a_low_card_exposed_in_the_auction_cites_24a_and_says_partner_did_not_ha
     assert "24A" in Engine(load_charts()).ruling_laws(state) and "24B" not in Engine(load_charts()).ruling_laws(state)
     several = answer("penalty-card", {"situation": "auction-card", "auction-card": "several"}, until="several-who-next")
     assert note(several, "auction-several").laws[0] == "24C"
+
+
+def test_a_barred_players_unintended_call_replaced_says_the_player_is_still_barred_under_law_37() -> None:
+    # Walk 55, #92: the slip path said only "subject to the appropriate Law (for example, Law 27 …)".
+    state = answer(
+        "inadmissible-call",
+        {"what": "must-pass", "must-pass-intended": "unintended"},
+        until="change-of-call/partner-called",
+    )
+    said = note(state, "unintended-barred")
+    assert "still required to pass" in said.text and "37B1" in said.laws
