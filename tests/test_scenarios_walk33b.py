@@ -119,3 +119,9 @@ def test_a_barred_players_unintended_call_replaced_says_the_player_is_still_barr
     )
     said = note(state, "unintended-barred")
     assert "still required to pass" in said.text and "37B1" in said.laws
+
+
+def test_dummys_card_found_too_late_still_reminds_the_director_of_45f() -> None:
+    # Walk 55, #77: the too-late branch (45D2) lost the 45F check on a card dummy played with none named.
+    state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "yes", "too-late": "no"})
+    assert state.rulings[-1].laws == ("45D2", "45F") and "dummy suggested a play" in ruling_text(state)
