@@ -196,7 +196,7 @@ def test_win_it_withdraws_a_card_dummy_already_put_out_and_says_what_known_to_wi
     assert "45D1" in Engine(load_charts()).ruling_laws(state)
     assert "Dummy's card must be withdrawn" in ruling_text(state)
     late = answer("card-from-dummy", {**unclear, "win-placed": "late", "too-late": "no"})
-    assert late.rulings[-1].laws == ("45D2",)
+    assert late.rulings[-1].laws == ("45D2", "45F")
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
     once = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "win"})
     assert once.rulings[-1].node == "win" and "win-placed" not in [node for _chart, node in once.trail]
