@@ -125,3 +125,10 @@ def test_dummys_card_found_too_late_still_reminds_the_director_of_45f() -> None:
     # Walk 55, #77: the too-late branch (45D2) lost the 45F check on a card dummy played with none named.
     state = answer("card-from-dummy", {"what-happened": "wrong-card", "next-trick": "yes", "too-late": "no"})
     assert state.rulings[-1].laws == ("45D2", "45F") and "dummy suggested a play" in ruling_text(state)
+
+
+def test_hands_rebuilt_from_memory_are_restored_with_both_sides_or_the_director_present() -> None:
+    # Walk 54, #53: North swept the 52 cards together and sorted them back alone; the ruling cited only 90B6.
+    state = answer("fouled-board", {"is-fouled": "before-play"})
+    assert {"7C", "7B3", "90B5"} <= set(state.rulings[-1].laws)
+    assert "by the Director or with a member of each side present" in ruling_text(state)
