@@ -132,3 +132,11 @@ def test_hands_rebuilt_from_memory_are_restored_with_both_sides_or_the_director_
     state = answer("fouled-board", {"is-fouled": "before-play"})
     assert {"7C", "7B3", "90B5"} <= set(state.rulings[-1].laws)
     assert "by the Director or with a member of each side present" in ruling_text(state)
+
+
+def test_cards_shown_from_a_lowered_hand_have_their_own_answer_leading_to_law_49() -> None:
+    # Walk 54, #52: a hand lowered while thinking showed two cards; only "held … deemed played (45C1)" fitted.
+    asked = load_charts()["defender-exposes-card"].nodes["what-was-he-doing"]
+    neither = next(option for option in asked.options if option.id == "neither")
+    assert "lowered hand" in neither.label and neither.next == "penalty-note"
+    assert "lowered or held carelessly" in asked.help
