@@ -196,7 +196,7 @@ def test_win_it_withdraws_a_card_dummy_already_put_out_and_says_what_known_to_wi
     assert "45D1" in Engine(load_charts()).ruling_laws(state)
     assert "Dummy's card must be withdrawn" in ruling_text(state)
     late = answer("card-from-dummy", {**unclear, "win-placed": "late", "too-late": "no"})
-    assert late.rulings[-1].laws == ("45D2",)
+    assert late.rulings[-1].laws == ("45D2", "45F")
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
     once = answer("card-from-dummy", {**told, "incontrovertible": "no", "what-said": "win"})
     assert once.rulings[-1].node == "win" and "win-placed" not in [node for _chart, node in once.trail]
@@ -218,12 +218,12 @@ def test_a_lead_out_of_turn_reached_through_the_penalty_card_chart_gives_declare
 def test_a_card_dropped_in_the_auction_says_why_it_is_a_penalty_card_and_that_partner_passed_once() -> None:
     # Walk 46, #61 (H28:61): the club king dropped during the bidding was ruled a major penalty card without citing
     # 24E ("every such card becomes a penalty card") or 24B (the offender's partner must pass once).
-    state = answer("penalty-card", {"situation": "auction-card"}, until="which-card")
-    told = note(state, "auction-card")
+    state = answer("penalty-card", {"situation": "auction-card", "auction-card": "honour"}, until="how-many")
+    told = note(state, "auction-major")
     assert {"24E", "24B"} <= set(told.laws) and "became a penalty card when the auction ended" in told.text
     ruled = answer(
         "penalty-card",
-        {"situation": "auction-card", "which-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
+        {"situation": "auction-card", "auction-card": "honour", "how-many": "one", "major-who-next": "offender-plays"},
     )
     assert "24E" in Engine(load_charts()).ruling_laws(ruled) and "offender's partner had to pass" in " ".join(
         outcome_texts(ruled)
@@ -1059,7 +1059,7 @@ def test_declarer_requires_the_suit_of_a_penalty_card_partner_has_none_law_59_on
 
 
 def test_a_minor_penalty_card_allows_an_honour_or_another_suit_instead() -> None:
-    # 50C: a minor penalty card only bars a lower non-honour of its suit; 50D1(a)'s first legal opportunity is a
+    # 50C: a minor penalty card only bars another non-honour of its suit; 50D1(a)'s first legal opportunity is a
     # major card's. A walk found the chart ordering the substitution (52B2) for any card played instead.
     free = answer(
         "penalty-card", {"situation": "not-played", "not-played-entry": "no", "not-played-kind": "minor-free"}
