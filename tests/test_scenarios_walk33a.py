@@ -20,3 +20,29 @@ def test_the_appeal_chart_says_the_director_shall_advise_of_the_right_to_appeal(
         read = ruling_text(walk)
         assert "shall advise the contestant of the right to appeal" in read
         assert "should personally" not in read and "83" in laws_applied(walk)
+
+
+IB = {"unintended": "intended", "in-rotation": "in-turn", "lho-accepts": "refuse"}
+
+
+def test_a_comparable_double_cites_23a_and_27b1b_not_the_lowest_sufficient_bid() -> None:
+    # Walk 52, #1: a comparable double cited 27B1(a) (the lowest sufficient bid), and not 23A, which decides it.
+    walk = answer("insufficient-bid", IB | {"replacement": "double", "double-comparable": "yes", "damaged-b1": "no"})
+    laws = laws_applied(walk)
+    assert {"27B1(b)", "23A", "26A"} <= set(laws) and "27B1(a)" not in laws
+    assert "same or a similar meaning" in ruling_text(walk)
+
+
+def test_the_lowest_sufficient_bid_cites_27b1a_alone() -> None:
+    # Walk 53, #28 (branch): 2D replacing 1D cited 27B1(b) and 26A, the comparable call's laws.
+    laws = laws_applied(answer("insufficient-bid", IB | {"replacement": "lowest", "damaged-b1": "no"}))
+    assert "27B1(a)" in laws and "27B1(b)" not in laws and "26A" not in laws
+
+
+def test_a_double_that_is_not_comparable_does_not_cite_the_second_insufficient_bid_law() -> None:
+    # Walk 52, #1 (branch): 27B4 (another insufficient bid) was cited for a double that was not comparable.
+    after = {"lead-restrictions/offender-role": "declaring-side", "aware": "no", "used-information": "no"}
+    double = answer("insufficient-bid", IB | {"replacement": "double", "double-comparable": "no"} | after)
+    assert double.finished and "27B3" in laws_applied(double) and "27B4" not in laws_applied(double)
+    second = answer("insufficient-bid", IB | {"replacement": "insufficient", "second-accepted": "refuse"} | after)
+    assert second.finished and {"27B3", "27B4"} <= set(laws_applied(second))
