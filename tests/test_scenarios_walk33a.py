@@ -46,3 +46,14 @@ def test_a_double_that_is_not_comparable_does_not_cite_the_second_insufficient_b
     assert double.finished and "27B3" in laws_applied(double) and "27B4" not in laws_applied(double)
     second = answer("insufficient-bid", IB | {"replacement": "insufficient", "second-accepted": "refuse"} | after)
     assert second.finished and {"27B3", "27B4"} <= set(laws_applied(second))
+
+
+def test_a_claim_that_stands_although_a_trump_was_out_says_why_under_70c() -> None:
+    # Walk 52, #5 (branch): the claimer clearly knew of the trump; the claim stood with no word on it and no 70C.
+    told = {"what-said": "claim", "faced-for-claim": "yes", "agreed": "disputed", "who-claimed": "declarer"}
+    told |= {"trump-out": "yes", "trump-mentioned": "no", "line-stated": "yes"}
+    knew = answer("claim", told | {"trump-trick": "knew"})
+    assert knew.rulings[-1].node == "claim-accepted" and "clearly knew it was out" in ruling_text(knew)
+    assert {"70C", "70C2"} <= set(laws_applied(knew))
+    safe = answer("claim", told | {"trump-trick": "none"})
+    assert "no normal play loses a trick to it" in ruling_text(safe) and "70C3" in laws_applied(safe)
