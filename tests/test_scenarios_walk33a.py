@@ -57,3 +57,11 @@ def test_a_claim_that_stands_although_a_trump_was_out_says_why_under_70c() -> No
     assert {"70C", "70C2"} <= set(laws_applied(knew))
     safe = answer("claim", told | {"trump-trick": "none"})
     assert "no normal play loses a trick to it" in ruling_text(safe) and "70C3" in laws_applied(safe)
+
+
+def test_a_pause_not_established_is_ruled_under_law_85_and_may_be_appealed() -> None:
+    # Walk 52, #18: NS say West paused, EW deny it; "not established" cited neither 85A1 nor 85B.
+    walk = answer("unauthorised-information", {"ask-source": "partner", "partner-facts": "no"})
+    read = ruling_text(walk)
+    assert "balance of probabilities" in read and "may appeal" in read
+    assert {"85A1", "85B", "92A"} <= set(laws_applied(walk))
