@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import answer, ruling_text
+from conftest import answer, note, ruling_text
 
 from bot.dialogs import Engine, load_charts
 from bot.dialogs.engine import Walk
@@ -65,3 +65,11 @@ def test_a_pause_not_established_is_ruled_under_law_85_and_may_be_appealed() -> 
     read = ruling_text(walk)
     assert "balance of probabilities" in read and "may appeal" in read
     assert {"85A1", "85B", "92A"} <= set(laws_applied(walk))
+
+
+def test_a_question_asked_only_to_help_partner_cites_73b1_and_a_possible_procedural_penalty() -> None:
+    # Walk 53, #37: "just curious" questions, then partner's diamond lead; 73B1 and 90A were not stated.
+    asked = {"what": "question", "question": "purpose"}
+    walk = answer("explanation-of-calls", asked, until="unauthorised-information/partner-facts")
+    told = note(walk, "question-purpose")
+    assert "questions asked or not asked" in told.text and {"73B1", "90A"} <= set(told.laws)
