@@ -73,3 +73,14 @@ def test_a_question_asked_only_to_help_partner_cites_73b1_and_a_possible_procedu
     walk = answer("explanation-of-calls", asked, until="unauthorised-information/partner-facts")
     told = note(walk, "question-purpose")
     assert "questions asked or not asked" in told.text and {"73B1", "90A"} <= set(told.laws)
+
+
+def test_an_explainer_who_corrects_during_the_auction_is_ruled_under_20f4_and_a_call_not_changed_stands() -> None:
+    # Walk 52, #8: West corrected his own explanation of 2D before his call; 20F4(a) was not cited, and when the
+    # Director judged South's pass not influenced, nothing said the pass stands (21B1(a)).
+    told = {"agreement": "explanation", "ask-stage": "auction", "auction-who": "explainer"}
+    asked = answer("misinformation", told, until="change-call")
+    assert "20F4(a)" in note(asked, "explainer-corrects").laws
+    walk = answer("misinformation", told | {"change-call": "no"}, until="play-on")
+    refused = note(walk, "change-refused")
+    assert "last call stands and may not be changed" in refused.text and "21B1(a)" in refused.laws
