@@ -84,3 +84,13 @@ def test_an_explainer_who_corrects_during_the_auction_is_ruled_under_20f4_and_a_
     walk = answer("misinformation", told | {"change-call": "no"}, until="play-on")
     refused = note(walk, "change-refused")
     assert "last call stands and may not be changed" in refused.text and "21B1(a)" in refused.laws
+
+
+def test_a_director_error_found_after_play_is_corrected_sensibly_and_the_adjustment_is_consistent() -> None:
+    # Walk 52, #16: "the correct rectification applies from the point of the error" on a finished board; the
+    # adjustment said "as a rule, the same result for both sides" and then "the two scores need not balance".
+    corrected = ruling_text(answer("director-error", {"what": "ruling", "in-period": "yes", "score-normally": "yes"}))
+    assert "on a board already played" in corrected and "changed nothing" in corrected
+    chosen = {"what": "ruling", "in-period": "yes", "score-normally": "no"}
+    adjusted = answer("director-error", chosen, until="adjusted-score/contest")
+    assert "what the correct ruling would have been" in note(adjusted, "adjust-note").text
