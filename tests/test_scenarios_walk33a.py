@@ -94,3 +94,13 @@ def test_a_director_error_found_after_play_is_corrected_sensibly_and_the_adjustm
     chosen = {"what": "ruling", "in-period": "yes", "score-normally": "no"}
     adjusted = answer("director-error", chosen, until="adjusted-score/contest")
     assert "what the correct ruling would have been" in note(adjusted, "adjust-note").text
+
+
+def test_a_defenders_claim_says_the_faced_cards_are_not_penalty_cards_and_play_is_suspended() -> None:
+    # Walk 53, #29: declarer said that after the defender's claim he could tell the other defender what to lead.
+    told = {"what-said": "claim", "faced-for-claim": "yes", "agreed": "disputed", "who-claimed": "defender"}
+    walk = answer("claim", told, until="defender-partner")
+    said = note(walk, "defender-claim")
+    assert "not penalty cards" in said.text and {"68A", "68D", "49"} <= set(said.laws)
+    ruled = answer("claim", told | {"defender-partner": "yes"})
+    assert "not penalty cards" in ruling_text(ruled) and "68D" in laws_applied(ruled)
