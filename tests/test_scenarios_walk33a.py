@@ -104,3 +104,14 @@ def test_a_defenders_claim_says_the_faced_cards_are_not_penalty_cards_and_play_i
     assert "not penalty cards" in said.text and {"68A", "68D", "49"} <= set(said.laws)
     ruled = answer("claim", told | {"defender-partner": "yes"})
     assert "not penalty cards" in ruling_text(ruled) and "68D" in laws_applied(ruled)
+
+
+def test_information_from_elsewhere_reported_only_after_play_cites_16d1_without_the_before_any_call_remedies() -> None:
+    # Walk 53, #26: "6H went off, trumps 4-0" overheard, the board played twenty minutes later, the Director told
+    # afterwards; the walk had to pick a remedy "before any call", and 16D1 was not cited.
+    told = {"ask-source": "other", "other-when": "told-after-play", "affected": "no"}
+    walk = answer("unauthorised-information", told)
+    assert walk.rulings[-1].node == "stands-unaffected" and "16D1" in laws_applied(walk)
+    assert "should be told of such information at once" in ruling_text(walk)
+    trail = [node for _chart, node in walk.trail]
+    assert "interfere" not in trail and "remedy" not in trail
