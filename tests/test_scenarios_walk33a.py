@@ -115,3 +115,13 @@ def test_information_from_elsewhere_reported_only_after_play_cites_16d1_without_
     assert "should be told of such information at once" in ruling_text(walk)
     trail = [node for _chart, node in walk.trail]
     assert "interfere" not in trail and "remedy" not in trail
+
+
+def test_a_card_pulled_early_is_offered_first_and_its_ruling_says_what_the_opponents_may_infer() -> None:
+    # Walk 53, #40: a defender holding a card up early; no first option named it, and 73D1 (declarer may act on
+    # it at their own risk) was missing.
+    chart = load_charts()["tempo-and-conduct"]
+    assert any("card pulled early" in option.label for option in chart.nodes["what"].options)
+    walk = answer("tempo-and-conduct", {"what": "procedure", "violation": "etiquette"})
+    assert walk.rulings[-1].node == "etiquette" and "at their own risk" in ruling_text(walk)
+    assert {"73D1", "73E2"} <= set(laws_applied(walk))
