@@ -140,7 +140,7 @@ def test_insufficient_bid_corrected_by_the_lowest_sufficient_bid_in_the_same_den
         },
     )
     assert "lowest sufficient bid in the same denomination(s)" in outcome_texts(done)[0]  # read first, then the score
-    assert "The score stands." in done.rulings[-1].text and "27B1(a)" in done.rulings[-1].laws
+    assert "The score stands." in done.rulings[-1].text and "27B1(a)" in Engine(load_charts()).ruling_laws(done)
 
 
 def test_insufficient_bid_lowest_correction_that_helped_partner_is_adjusted() -> None:
@@ -489,7 +489,8 @@ def _laws_applied(chart_id: str, rulings: tuple[str, ...]) -> tuple[str, ...]:
 def test_a_ruling_handed_to_shared_charts_names_the_infringed_law_first() -> None:
     # Insufficient bid replaced by a call that silences partner, then damage: Law 27, then 26, then 72C and 12.
     laws = _laws_applied("insufficient-bid", ("lead-restrictions/prohibit-ruling", "adjusted-score/assigned-single"))
-    assert laws[:3] == ("27B3", "27B4", "26B") and laws.index("72C") < laws.index("12C1(b)")
+    # (Walk 52 #1: a double that is not comparable no longer cites 27B4, a second insufficient bid's law.)
+    assert laws[0] == "27B3" and laws.index("26B") < laws.index("72C") < laws.index("12C1(b)")
     # Misinformation found damaging at the end of play: Law 21 (the rectification) before the adjustment.
     laws = _laws_applied("misinformation", ("adjusted-score/assigned-single",))
     assert laws[0].startswith(("21", "75", "40", "20F")) and laws.index("12C1(b)") > 0

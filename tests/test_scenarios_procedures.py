@@ -750,7 +750,7 @@ def test_a_card_pulled_out_before_her_turn_is_a_breach_of_etiquette_not_nothing(
     # established: there is no rectification"; a breach of courtesy is an infraction, warned, penalized if repeated.
     state = answer("tempo-and-conduct", {"what": "procedure", "violation": "etiquette"})
     assert (
-        state.rulings[-1].laws == ("74B", "90A")
+        state.rulings[-1].laws[:2] == ("74B", "90A")
         and "detaching a card before it is their turn" in state.rulings[-1].text
     )
 

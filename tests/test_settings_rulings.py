@@ -155,9 +155,9 @@ async def test_the_words_read_for_a_club(store: Store) -> None:
     steps = _path_to("unauthorised-information", "no-information")
     screen = await _walk(store, "unauthorised-information", steps, _club("EBU", reserving_rights="director"))
     assert screen.rulings[-1].text.endswith(
-        "The score stands. Riverside: after a break in tempo the Director must be called (no reserving rights). A"
-        " player who thinks an opponent made such information available calls the Director at once, so the facts"
-        " can be established then (16B2)."
+        "either side may appeal this ruling (92A). Riverside: after a break in tempo the Director must be called"
+        " (no reserving rights). A player who thinks an opponent made such information available calls the"
+        " Director at once, so the facts can be established then (16B2)."
     )
     steps = _path_to("procedural-penalty", "penalty")
     screen = await _walk(store, "procedural-penalty", steps, _club("ACBL"))
