@@ -145,6 +145,9 @@ DATA = Path(__file__).parent / "data"
     # The thirty-second round's 27 of our own (own-z3), on the kinds of the thirty-third set B's strict reading,
     # written before the mends: 0.630 before, 1.000 after (in sample); the thirty-third set B, spent, 0.840 before
     # and 0.950 after (in sample).
+    # The thirty-second round's 30 of our own (own-z2), on the kinds of the thirty-third set's strict reading
+    # (its nine WRONG ideas and 28B, each with a look-alike probe), written before the mends: 0.700 before, 1.000
+    # after (in sample); the thirty-third set, spent, 0.800 before and 0.990 after (in sample).
     # The floors sit a little under, so a regression fails.
     [
         ("player-questions.jsonl", 0.88),
@@ -168,6 +171,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-g.jsonl", 0.95),
         ("player-questions-own-h.jsonl", 0.95),
         ("player-questions-own-z3.jsonl", 0.95),
+        ("player-questions-own-z2.jsonl", 0.97),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
         ("player-questions-holdout2.jsonl", 0.79),
@@ -207,7 +211,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout30b.jsonl", 0.97),
         ("player-questions-holdout32.jsonl", 0.84),
         ("player-questions-holdout32b.jsonl", 0.89),
-        ("player-questions-holdout33.jsonl", 0.79),
+        ("player-questions-holdout33.jsonl", 0.98),
         ("player-questions-holdout33b.jsonl", 0.94),
     ],
 )
@@ -241,6 +245,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-g.jsonl",
             "player-questions-own-h.jsonl",
             "player-questions-own-z3.jsonl",
+            "player-questions-own-z2.jsonl",
         )
         for row in read_rows(DATA / name)
         if (topic := replies.answers.read(row.text).topic) is not None and topic.kind == "answer"
