@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialogs import Dialogs, NotFound, Screen, load_charts
+from bot.dialogs import Chart, DialogError, Dialogs, NotFound, Screen, load_charts, parse_chart, read_charts
 from bot.laws import load_lawbook
 from bot.rulings import RulingError, Rulings
 from bot.rulings.export import export
@@ -304,3 +304,56 @@ async def test_pairs_in_a_description_is_not_a_pairs_event(store: Store) -> None
     for option in ("yes", "damage", "yes"):
         screen = await dialogs.answer("tg:1", screen.session_id, screen.step, option)
     assert screen.node_id == "contest" and not screen.from_description
+
+
+def _reworded(demo: Path) -> dict[str, Chart]:
+    """The demo charts after an update that renamed the answer a finished ruling gave ("small" → "low")."""
+    charts = read_charts(demo)
+    text = (demo / "demo-main.yaml").read_text(encoding="utf-8").replace("id: small", "id: low")
+    return {**charts, "demo-main": parse_chart(text, "demo-main.yaml")}
+
+
+async def test_a_ruling_whose_chart_changed_since_is_still_shown_exported_and_appealed(
+    store: Store, dialogs: Dialogs
+) -> None:
+    """A chart update must not take a club's finished rulings with it: the record is kept as it was given (its
+    answers and ruling as the director saw them), exported and appealed; only reopening it is refused."""
+    sid = await finished(dialogs)
+    given = await Rulings(store, dialogs).record(sid)
+    later = Dialogs(store, _reworded(Path(__file__).parent / "fixtures" / "dialogs"))
+    rulings = Rulings(store, later)
+    record = await rulings.record(sid)
+    assert record.finished and record.current and record.current.texts == given.current.texts
+    assert [(a.question, a.answer) for a in record.path] == [
+        ("Who exposed a card?", "RHO"),
+        ("Was it an honour?", "No, a small card"),
+    ]
+    text = export(load_lawbook(), record, "text")
+    assert (
+        "A minor penalty card for the right-hand opponent." in text and "Was it an honour? → No, a small card" in text
+    )
+    token = await rulings.share("tg:1", sid)
+    appealed = await rulings.appeal("tg:5", sid, "The card was a king", token=token)
+    assert [a.reason for a in appealed.appeals] == ["The card was a king"]
+    with pytest.raises(DialogError, match="has changed since session"):
+        await rulings.reopen("tg:1", sid)
+
+
+async def test_a_ruling_stored_before_its_path_was_kept_shows_the_answers_the_chart_still_knows(
+    store: Store, dialogs: Dialogs
+) -> None:
+    """A ruling filed by an earlier bot, whose marker holds only the ruling's words: the answers the chart still
+    replays are shown as asked, the one it no longer knows by its stored name, and the ruling as given."""
+    sid = await finished(dialogs)
+    events = await store.events(sid)
+    old = [(e.kind, {k: v for k, v in e.data.items() if k not in ("path", "score")}) for e in events]
+    again = await store.create_session("tg:1", None, "demo-main", 1, old[0][1], Position("finished", 2, ""))
+    await store.append(again, 1, old[1:], Position(Status.FINISHED, 2, ""))
+    record = await Rulings(store, Dialogs(store, _reworded(Path(__file__).parent / "fixtures" / "dialogs"))).record(
+        again
+    )
+    assert [(a.question, a.answer) for a in record.path] == [
+        ("Who exposed a card?", "RHO"),
+        ("(demo-main/card)", "small"),
+    ]
+    assert record.current and record.current.texts[-1] == "A minor penalty card for the right-hand opponent."

@@ -4,6 +4,7 @@ from bot.dialogs.engine import Engine, StaleAnswer, Step, Walk
 from bot.dialogs.loader import ChartError, load_charts, parse_chart, read_charts
 from bot.dialogs.model import Chart
 from bot.dialogs.service import (
+    ChartChanged,
     Choice,
     DialogError,
     Dialogs,
@@ -18,6 +19,7 @@ from bot.dialogs.service import (
 
 __all__ = [
     "Chart",
+    "ChartChanged",
     "ChartError",
     "Choice",
     "DialogError",

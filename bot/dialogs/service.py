@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -38,6 +38,10 @@ class Stale(DialogError):
     def __init__(self, message: str, screen: Screen) -> None:
         super().__init__(message)
         self.screen = screen
+
+
+class ChartChanged(DialogError):
+    """The session's chart has changed, or is gone, since its log was written: the log no longer replays."""
 
 
 class Moved(Stale):
@@ -160,30 +164,39 @@ class SessionInfo:
 _KIND_NAMES = {Question: "question", Park: "park", Ruling: "ruling"}
 
 
-def _steps_from(engine: Engine, chart_id: str, events: list[Event]) -> list[Step]:
-    """Replay a log into the answers that stand now."""
+def _step_of(data: Mapping[str, Any]) -> Step:
+    """An answer as the log (or a ruling marker) stores it."""
+    return Step(
+        str(data["chart"]),
+        str(data["node"]),
+        str(data["option"]),
+        str(data.get("source", "")),
+        str(data.get("said", "")),
+        str(data.get("basis", "")),
+    )
+
+
+def _changed_in_place(steps: list[Step], index: int, option: str) -> list[Step]:
+    """A change read without a chart: the answer replaced, the later ones kept (the engine would drop those
+    that no longer fit; an old record is shown as near as it can be)."""
+    return [replace(step, option=option) if n == index else step for n, step in enumerate(steps)]
+
+
+def _steps_from(events: list[Event], change: Callable[[list[Step], int, str], list[Step]]) -> list[Step]:
+    """Replay a log into the answers that stand now; ``change`` carries out a changed answer."""
     steps: list[Step] = []
     for event in events:
         data = event.data
         match event.kind:
             case EventKind.ANSWER | EventKind.RESUME:
-                steps.append(
-                    Step(
-                        data["chart"],
-                        data["node"],
-                        data["option"],
-                        data.get("source", ""),
-                        data.get("said", ""),
-                        data.get("basis", ""),
-                    )
-                )
+                steps.append(_step_of(data))
             case EventKind.BACK | EventKind.REOPEN:
                 if steps:
                     steps.pop()
             case EventKind.RESTART:
                 steps = []
             case EventKind.CHANGE:
-                steps = engine.change(chart_id, steps, int(data["index"]), data["option"])
+                steps = change(steps, int(data["index"]), str(data["option"]))
     return steps
 
 
@@ -453,16 +466,16 @@ class Dialogs:
     def _replay(self, row: SessionRow, events: list[Event]) -> Walk:
         """The session's walk after its log ``events`` (a copy the caller may move on)."""
         if row.chart_id not in self.charts:
-            raise DialogError(f"Session {row.id} used the chart {row.chart_id!r}, which no longer exists.")
+            raise ChartChanged(f"Session {row.id} used the chart {row.chart_id!r}, which no longer exists.")
         kept = self._walks.get(row.id)
         if kept is not None and kept[:2] == (row.created, len(events)):
             self._walks.move_to_end(row.id)
             return kept[2].copy()
         try:
-            steps = _steps_from(self.engine, row.chart_id, events)
+            steps = _steps_from(events, lambda now, index, option: self.engine.change(row.chart_id, now, index, option))
             walk = self.engine.walk(row.chart_id, steps, settings=settings_from(_started(events).get("settings")))
         except ChartMismatch as exc:
-            raise DialogError(
+            raise ChartChanged(
                 f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
                 " Start the chart again."
             ) from exc
@@ -498,8 +511,66 @@ class Dialogs:
         if walk.finished:
             rulings = [f"{r.chart}/{r.node}" for r in walk.rulings]
             laws = list(self.engine.ruling_laws(walk))
-            return [("ruling", {"rulings": rulings, "texts": list(outcome_texts(walk)), "laws": laws})]
+            given: dict[str, Any] = {"rulings": rulings, "texts": list(outcome_texts(walk)), "laws": laws}
+            given["path"] = [_answered_data(a) for a in walk.answered]
+            score = next((r.score for r in reversed(walk.rulings) if r.score), None)
+            if score is not None:
+                given["score"] = {"kind": score.kind, "tricks": score.tricks}
+            return [("ruling", given)]
         return []
+
+    async def as_given(self, session_id: int) -> tuple[SessionRow, Screen, list[Event]]:
+        """A finished ruling as its log's last ruling marker keeps it, without replaying the chart: the record
+        of a ruling whose chart has changed since (the path as answered then, the ruling as given)."""
+        found = await self.store.session_log(session_id)
+        if found is None:
+            raise NotFound(f"There is no session {session_id}.")
+        row, events = found
+        marker = next((e.data for e in reversed(events) if e.kind == "ruling"), None)
+        if row.status != Status.FINISHED or marker is None:
+            raise ChartChanged(
+                f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
+                " Start the chart again."
+            )
+        chart = self.charts.get(row.chart_id)
+        texts = tuple(map(str, marker.get("texts", ())))
+        score = marker.get("score")
+        screen = Screen(
+            session_id=row.id,
+            chart_id=row.chart_id,
+            chart_title=chart.title if chart else row.chart_id,
+            status=row.status,
+            step=row.step,
+            kind="ruling",
+            node_id="",
+            question="",
+            text="\n".join(texts),
+            laws=tuple(map(str, marker.get("laws", ()))),
+            options=(),
+            help=None,
+            path=self._logged_path(row.chart_id, events, marker),
+            rulings=(),
+            aloud=texts,
+            score=ScoreStep(str(score["kind"]), score["tricks"]) if score else None,
+        )
+        return row, screen, events
+
+    def _logged_path(self, chart_id: str, events: list[Event], marker: Mapping[str, Any]) -> tuple[Answered, ...]:
+        """The answers behind a ruling as its marker stored them; a marker written before it stored them gets
+        the answers the chart still replays, then the rest as the log names them (node and option)."""
+        if "path" in marker:
+            return tuple(_answered_from(item) for item in marker["path"])
+        steps = _steps_from(events, _changed_in_place)
+        settings = settings_from(_started(events).get("settings"))
+        replayed: tuple[Answered, ...] = ()
+        for fits in range(len(steps), 0, -1) if chart_id in self.charts else ():
+            try:
+                replayed = tuple(self.engine.walk(chart_id, steps[:fits], settings=settings).answered)
+                break
+            except (ChartMismatch, StaleAnswer):
+                continue
+        named = steps[len(replayed) :]
+        return replayed + tuple(Answered(s, f"({s.chart}/{s.node})", s.option, (), s.source, s.said) for s in named)
 
     def _view(self, row: SessionRow, walk: Walk, events: list[Event]) -> Screen:
         """The screen of a loaded session, with the regulations it was started with and its polls' results."""
@@ -569,6 +640,21 @@ class Dialogs:
             where=f"{walk.chart.id}/{node.id}",
             **common,
         )
+
+
+def _answered_data(answered: Answered) -> dict[str, Any]:
+    """An answer as a ruling marker keeps it: the step, and the words the director saw."""
+    return {
+        **answered.step.as_data(),
+        "question": answered.question,
+        "answer": answered.answer,
+        "laws": list(answered.laws),
+    }
+
+
+def _answered_from(data: Mapping[str, Any]) -> Answered:
+    step = _step_of(data)
+    return Answered(step, str(data["question"]), str(data["answer"]), tuple(data["laws"]), step.source, step.said)
 
 
 def _started(events: list[Event]) -> Mapping[str, Any]:

@@ -10,7 +10,7 @@ import secrets
 import time
 from collections import Counter
 
-from bot.dialogs import DialogError, Dialogs, NotFound, Screen, Second
+from bot.dialogs import ChartChanged, DialogError, Dialogs, NotFound, Screen, Second
 from bot.dialogs.regulations import Setting
 from bot.ids import parse_id
 from bot.laws.refs import law_number
@@ -49,8 +49,11 @@ class Rulings:
 
     async def record(self, session_id: int) -> RulingRecord:
         """The record of any session (callers decide who may see it)."""
-        row, walk, events = await self.dialogs.inspect(session_id)
-        screen = self.dialogs.screen_of(row, walk)
+        try:
+            row, walk, events = await self.dialogs.inspect(session_id)
+            screen = self.dialogs.screen_of(row, walk)
+        except ChartChanged:  # a finished ruling is kept as it was given; an open one must start again
+            row, screen, events = await self.dialogs.as_given(session_id)
         club = await self.store.club(row.club_id) if row.club_id else None
         return build_record(self.dialogs, row.chart_id, events, screen, club, row.owner, row.chart_version)
 
