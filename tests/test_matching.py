@@ -784,12 +784,14 @@ def test_a_play_told_by_compass_seats_finds_its_law(matcher: Matcher, text: str,
         "East declares 4H. West wins trick 5 and leads a spade; dummy wins and East leads from dummy.",  # in turn
         "West bid 3D just as North, whose turn it was, put down 3C.",  # two calls at once (Law 33)
         "S declares 4S. S ruffs trick 6, S then leads a club and W plays low.",  # the seat that won leads
+        "West declares 3NT. East took his card back and North led a spade.",  # a card handled, not a trick won
+        "West declares 3NT. East took the 2C card out of the box, then North led a spade.",
     ],
 )
 def test_an_auction_or_play_in_order_signals_nothing(text: str) -> None:
     """A story that leaves out the opponents' passes, counts tricks by suit, or names a bid again after it was
-    made tells no call out of rotation and no insufficient bid; a claim after a trick, or leads by the seats
-    that won the tricks, no lead out of turn."""
+    made tells no call out of rotation and no insufficient bid; a claim after a trick, leads by the seats that
+    won the tricks, or a seat that "took" a card (back, from the box) rather than a trick, no lead out of turn."""
     assert load_compass(TURNS_FILE).signals(text) == ()
 
 

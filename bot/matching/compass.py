@@ -38,6 +38,8 @@ _LETTER = re.compile(r"\b([NESW])\b(?=\s*[:-]?\s*(?:[1-7]|pass\b|x\b|xx\b|dbl\b)
 _LETTER_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.;!?,:]")
 _SENTENCE_END = frozenset(".;!?")
+# words after "took" that tell a card handled, not a trick won ("took the 1♣ card from the box", "took it back")
+_HANDLED = frozenset({"card", "cards", "box", "back", "bidding"})
 _PERIOD_END = _SENTENCE_END - {";"}  # a period's end: a semicolon does not end one ("South opens 1NT; West bids 1♠")
 SPELLED = "spelledout"
 _BID_TOKEN = re.compile(r"[1-7](?:c|d|h|s|nt)")
@@ -118,7 +120,8 @@ class Play:
             if actor is None:
                 continue
             if word in self.wins:
-                won, opening = actor, False
+                if _HANDLED.isdisjoint(tokens[at + 1 : at + 5]):
+                    won, opening = actor, False
                 continue
             if word not in self.leads | self.plays or {"hand", "hands", "cards"} & set(tokens[at + 1 : at + 3]):
                 continue  # "faces his hand", "puts her cards down": a claim or the dummy, not a card played
