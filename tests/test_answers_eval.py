@@ -213,6 +213,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout32b.jsonl", 0.89),
         ("player-questions-holdout33.jsonl", 0.98),
         ("player-questions-holdout33b.jsonl", 0.94),
+        ("player-questions-holdout34.jsonl", 0.78),
+        ("player-questions-holdout34b.jsonl", 0.75),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
