@@ -415,7 +415,7 @@ def test_an_adjusted_score_reads_only_the_paragraphs_of_its_form_of_contest() ->
     assert "team match" not in pairs and "individual event" not in pairs
     assert "individual event" in individual and "team match" not in individual
     artificial = {"in-time": "yes", "ask-reason": "no-result"}
-    imps = {"contest-artificial": "teams", "artificial-fault-imps": "one-side"}
+    imps = {"contest-artificial": "teams", "other-table": "no", "artificial-fault-imps": "one-side"}
     at_imps = answer("adjusted-score", {**artificial, **imps}).rulings[-1].text
     matchpoints = {"contest-artificial": "pairs", "artificial-fault": "one-side"}
     at_pairs = answer("adjusted-score", {**artificial, **matchpoints}).rulings[-1].text
@@ -473,7 +473,7 @@ def test_an_artificial_score_cites_imp_play_only_at_imps() -> None:
     """Average plus and minus are ±3 IMPs only at IMP play (12C2(b)); 12C3 only in an individual event."""
     path = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault": "one-side"}
     imps = {"in-time": "yes", "ask-reason": "no-result", "artificial-fault-imps": "one-side"}
-    teams = _adjusted_laws({**imps, "contest-artificial": "teams"})
+    teams = _adjusted_laws({**imps, "contest-artificial": "teams", "other-table": "no"})
     pairs = _adjusted_laws({**path, "contest-artificial": "pairs"})
     individual = _adjusted_laws({**path, "contest-artificial": "individual"})
     assert "12C2(b)" in teams and "12C3" not in teams
@@ -825,6 +825,7 @@ def test_one_side_directly_and_the_other_partly_at_fault_get_average_minus_and_a
             "in-time": "yes",
             "ask-reason": "no-result",
             "contest-artificial": "teams",
+            "other-table": "no",
             "artificial-fault-imps": "directly-partly",
         },
     )
@@ -1578,7 +1579,9 @@ def test_the_imp_averages_rule_is_shown_only_at_a_team_match() -> None:
     # Walk 31, #83 (H25:83): after "Pairs (matchpoints)" the fault question showed the rule for IMP averages.
     base = {"in-time": "yes", "ask-reason": "no-result"}
     pairs = answer("adjusted-score", {**base, "contest-artificial": "pairs"}, until="artificial-fault")
-    teams = answer("adjusted-score", {**base, "contest-artificial": "teams"}, until="artificial-fault-imps")
+    teams = answer(
+        "adjusted-score", {**base, "contest-artificial": "teams", "other-table": "no"}, until="artificial-fault-imps"
+    )
     assert pairs.node.setting is None and teams.node.setting == "imps_for_averages"
 
 
