@@ -235,7 +235,7 @@ def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     first = _start(db)
     try:
-        _say(first, "chart demo-main", "Who exposed a card?")
+        _say(first, "chart demo-main", "Who exposed a card?", timeout=90)  # the first reply builds the matcher
         _say(first, "2", "Was it an honour?")
         _say(first, "1", "Was another card exposed?")
     finally:
@@ -243,7 +243,7 @@ def test_kill_minus_nine_mid_dialogue_loses_no_answer(tmp_path: Path) -> None:
         first.wait(timeout=10)
     second = _start(db)
     try:
-        listing = _say(second, "resume", "answer(s)")
+        listing = _say(second, "resume", "answer(s)", timeout=90)
         assert "Demo of every node kind — open, 2 answer(s)" in listing
         number = listing.split("type 'resume N':")[1].split()[0]
         shown = _say(second, f"resume {number}", "Was another card exposed?")
