@@ -974,6 +974,55 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
         ("is there really a rule that you must call at a steady tempo?", "73D1"),
         ("i called for the 8 of spades from dummy but there was not one. what now?", "46B4"),
         ("dummy shouted out that lho had revoked. is that allowed?", "43A1(b)"),
+        # the thirty-fourth reading B's WRONG kinds, in other words: who did what, and when
+        (
+            "we conceded the last trick and only realised a week later it was a sure winner. can the td still give "
+            "it back?",
+            "71",
+        ),
+        (
+            "declarer claimed the rest and dummy objected that a heart was still to lose. lho said dummy must keep "
+            "quiet. who is right?",
+            "68D2",
+        ),
+        (
+            "on trick 9, partner was still thinking about what to play when i said 'don't worry, i've got the queen' "
+            "and showed it. penalty card?",
+            "68",
+        ),
+        (
+            "declarer made me lead a club, so partner's penalty ♣J went back into his hand. may I defend knowing "
+            "partner has it?",
+            "50E2",
+        ),
+        (
+            "dummy led a spade, partner played low and i threw my king down before declarer played from hand. "
+            "penalty card?",
+            "57D",
+        ),
+        (
+            "a revoke we spotted only after the round was called and we had moved tables - do we still get a trick?",
+            "64B5",
+        ),
+        (
+            "on trick 5 lho ruffed though he had a diamond and declarer discarded though she had one too. rho had "
+            "already led to trick 6 but declarer hadn't played. what now?",
+            "62C3",
+        ),
+        (
+            "declarer led from dummy though it was my lead, since i had won the last trick, and i then led my own ace "
+            "of spades. what happens to the card from dummy?",
+            "53B",
+        ),
+        (
+            "could I change my opening lead after dummy came down, when declarer then corrected his explanation?",
+            "47E2(a)",
+        ),
+        (
+            "I named the four of hearts from dummy but partner put out the jack instead, and we only noticed three "
+            "tricks later. Does it stand?",
+            "45D2",
+        ),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -1132,6 +1181,31 @@ def test_a_score_is_not_guessed_when_the_vulnerability_would_change_it(answers: 
         ),
         ("i led out of turn as a defender and declarer made me take it back. is my card a penalty card?", "60B"),
         ("defending, i said 'we lose the last two' and my partner objected at once. is that a concession?", "68B1"),
+        # the thirty-fourth reading B's probes: a concession objected to at once never happened (68B2, not 71); a
+        # remark while partner thinks about a lead is no trick in progress (49, not 68); the next hand following
+        # to declarer's lead when no defender was on lead accepts it (53A, not 53B); dummy's wrong card noticed at
+        # once is withdrawn (45D1, not 45D2); two revokes on different tricks, both established, are 64B7's; a
+        # score entered wrong is no concession (79C2)
+        ("i conceded the last trick but partner objected straight away and said 'no wait'. too late?", "71"),
+        (
+            "partner, on lead, was thinking about what to lead when i said 'i've still got the ace of trumps'. "
+            "penalty card?",
+            "68",
+        ),
+        (
+            "declarer won in dummy but led from his hand, and lho followed with a low card. can we still make him "
+            "lead from dummy?",
+            "53B",
+        ),
+        (
+            "dummy put out the jack instead of the three declarer called, and i noticed at once. can it be changed?",
+            "45D2",
+        ),
+        (
+            "on the same board both me and lho revoked, on different tricks, and both were established. any tricks?",
+            "62C3",
+        ),
+        ("our 450 went in as 420 and we saw it after the correction period had run out. can it be fixed?", "71"),
     ],
 )
 def test_a_neighbouring_exception_does_not_lead_the_answer(answers: Answers, question: str, section: str) -> None:
