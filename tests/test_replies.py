@@ -435,3 +435,19 @@ def test_a_player_refusing_a_ruling_is_offered_the_procedural_penalty_chart(repl
 def test_a_director_who_read_the_wrong_law_is_offered_the_directors_error_chart(replies: Replies) -> None:
     # Walk 31, #78: Law 82 was not among the situations offered for a director who read the wrong law.
     assert "director-error" in _charts(replies.to_text("the director read the wrong law at our table"))
+
+
+def test_a_story_told_at_length_gets_the_answer_and_its_other_situations(replies: Replies) -> None:
+    """A casebook entry or post reads as a story and is answered first; the other charts its words fit come with
+    the answer ("Or: …"), so a director whose incident it is not about starts the right one in one tap."""
+    story = (
+        "Board 16. In mid-play, with declarer on lead, West's ♥Q slipped from his hand and landed face up on the"
+        " table. Declarer led a club to dummy's ace and then a club back, which East won. Before East led,"
+        " declarer asked the Director what choices he had."
+    )
+    reply = replies.to_text(story)
+    also = [o for o in reply.offers if o.label.startswith("Or: ")]
+    assert reply.kind is Kind.SUMMARY and 1 <= len(also) <= 2 and "penalty-card" in _charts(reply)
+    assert all(o.act is Act.CHART and o.key != reply.offers[0].key for o in also)
+    asked = replies.to_text("what happens after a lead out of turn?")
+    assert asked.kind is Kind.SUMMARY and not any(o.label.startswith("Or: ") for o in asked.offers)

@@ -73,6 +73,7 @@ class Reading:
     match: MatchResult | None  # the matcher's candidates (questions and incidents)
     topic: Topic | None  # the summary to show first (questions the matcher was sure of)
     term: Term | None  # the glossary entry (definitions)
+    story: bool = False  # an incident told at length (a post, a player's own): answered first, its situations too
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +222,8 @@ class Answers:
         if self.forms.is_declined(text):
             return Reading("decline", None, None, None)
         intent = {"player": "question", "director": "incident"}.get(mode) or self.forms.intent(text)
-        if intent == "incident" and mode == "auto" and self.forms.is_players_own(text):
+        story = intent == "incident" and mode == "auto" and self.forms.is_players_own(text)
+        if story:
             intent = "question"
         result = self.matcher.match(text, limit)
         if intent == "incident" or result.direct_ref:
@@ -232,13 +234,13 @@ class Answers:
         fitting = tuple(c for c in self.cases if backed(c, text, ranked) and self.about_named(c, named))
         case = find_case(fitting, text, ranked)
         if case is not None:
-            return Reading(intent, result, self.excepted(self.case_topic(case, text), text), None)
+            return Reading(intent, result, self.excepted(self.case_topic(case, text), text), None, story)
         if not result.confident or not result.candidates:
             return Reading(intent, result, None, None)
         first = self.cited(cited, result.candidates) or self.asked_over_first(text, result.candidates)
         if first is None and self.forms.is_post(text):
             first = self.named_over_general(text, result.candidates)
-        return Reading(intent, result, self.excepted(self.topic_for(first or result.candidates[0]), text), None)
+        return Reading(intent, result, self.excepted(self.topic_for(first or result.candidates[0]), text), None, story)
 
     def excepted(self, topic: Topic | None, text: str) -> Topic | None:
         """The topic led by the first exception to its law whose trigger the question states (``Exception_``):

@@ -28,6 +28,7 @@ from bot.matching.normalise import STOPWORDS
 
 NEAR = 0.6  # a situation is shown when its score is at least this share of the first one's
 SHOWN = 4  # and at most this many
+ALSO = 2  # other situations offered under the answer to a story told at length
 LIKELY = 80.0  # a matcher score from which a situation is "likely" (below: "possible"); calibrated in bench/RESULTS.md
 CANDIDATES = 6  # laws asked of the matcher: several laws often lead to one chart
 SAY = "Describe what happened at the table, e.g. “LHO led out of turn” or “partner hesitated then bid 4♠”."
@@ -102,7 +103,8 @@ class Replies:
         if reading.intent == "decline":
             return Reply(Kind.SAY, DECLINE)
         if reading.topic is not None:
-            return self.summary(reading.topic)
+            answer = self.summary(reading.topic)
+            return self.with_situations(answer, reading.topic, reading.match) if reading.story else answer
         assert reading.match is not None
         result = reading.match
         if result.direct_ref:
@@ -159,6 +161,26 @@ class Replies:
         if self.answers.related(topic):
             offers.append(Offer("Related", Act.RELATED, topic.token))
         return Reply(Kind.SUMMARY, "\n".join(lines), tuple(offers), cites=topic.summary.laws, topic=topic.token)
+
+    def with_situations(self, answer: Reply, topic: Topic, result: MatchResult | None) -> Reply:
+        """A story told at length gets the answer first, and with it the other situations its words fit ("Or:
+        Penalty card — Law 50"): a director whose incident the answer is not about starts the right chart in one
+        tap, as from the list a short message gets."""
+        if result is None or not result.confident or not result.candidates:
+            return answer
+        ranks = {c.law: rank for rank, c in enumerate(result.candidates)}
+        taken = {topic.chart} if topic.chart else set()
+        best = max(c.score for c in result.candidates)
+        also: list[Offer] = []
+        for candidate in result.candidates:
+            if candidate.score < NEAR * best or len(also) >= ALSO:
+                break
+            chart = self._chart_for(candidate, ranks, taken)
+            if chart is not None:
+                taken.add(chart.id)
+                offer = _chart_offer(chart, candidate)
+                also.append(replace(offer, label=f"Or: {offer.label}"))
+        return replace(answer, offers=(*answer.offers, *also))
 
     def related(self, topic: Topic) -> Reply:
         offers = tuple(Offer(other.title, Act.TOPIC, other.token) for other in self.answers.related(topic))
