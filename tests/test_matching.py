@@ -680,13 +680,25 @@ def test_a_call_or_lead_told_by_its_card_and_turn_gets_its_own_law_first(matcher
         ("a woman sitting behind my chair gasped when my partner played the king", {76}),
         ("the queen of spades slipped out of declarer's hand and fell face up on the table at trick 5", {48}),
         ("lho stared at his cards for a minute then passed, and his partner came in with 3 clubs", {16, 73}),
+        ("dummy had taken trick 6 but lho led a spade, and declarer played low from dummy on it", {53}),
+        ("declarer required my partner to lead a heart; she had none, so she showed him her hand", {59}),
+        ("my 10 of clubs was a major penalty card, but when clubs were led i forgot and played the 3", {52}),
+        ("while declaring i pulled out a small heart and the ace came out with it face up", {48}),
+        ("halfway through the hand rho's king slid out of his hand face up", {49, 50}),
+        (
+            "lho put a small spade on my club lead early on; at trick 9 he played a club and i pointed back at trick 3",
+            {63, 64},
+        ),
+        ("east was dealer, but south opened 1 club before east had called; west, not noticing, bid 1 heart", {29}),
     ],
 )
 def test_a_call_or_lead_told_by_seats_and_turns_finds_its_law(matcher: Matcher, text: str, laws: set[int]) -> None:
     """Who was to act, who acted and what (``knowledge/turns.yaml``): a pass made while the seat with the first
     call had not called is Law 30, a lead after another seat won the trick 56, one an opponent said was the
     player's turn 47; a spectator's reaction 76; declarer's own card fallen 48, not a penalty card (49); a long
-    pause then a call 16 or 73."""
+    pause then a call 16 or 73; a lead out of turn played to 53; a required suit the player had none of 59; a penalty
+    card forgotten 52; a card faced in the play 49 or 50; a revoke found by pointing back at a trick 63 or 64; a call
+    over a call out of rotation by the offender's left-hand opponent 29."""
     result = matcher.match(text)
     assert laws & {c.law for c in result.candidates[:2]}, result.candidates
 
