@@ -176,6 +176,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-own-h.jsonl", 0.95),
         ("player-questions-own-z3.jsonl", 0.95),
         ("player-questions-own-z2.jsonl", 0.97),
+        ("player-questions-own-z4.jsonl", 0.95),
         ("player-questions-own-z5.jsonl", 0.97),
         ("player-questions-dev2.jsonl", 0.92),
         ("player-questions-holdout.jsonl", 0.78),
@@ -218,7 +219,7 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout32b.jsonl", 0.89),
         ("player-questions-holdout33.jsonl", 0.98),
         ("player-questions-holdout33b.jsonl", 0.94),
-        ("player-questions-holdout34.jsonl", 0.78),
+        ("player-questions-holdout34.jsonl", 0.97),
         ("player-questions-holdout34b.jsonl", 0.92),
     ],
 )
@@ -253,6 +254,7 @@ def test_every_special_case_answers_a_question_of_our_own(replies: Replies) -> N
             "player-questions-own-h.jsonl",
             "player-questions-own-z3.jsonl",
             "player-questions-own-z2.jsonl",
+            "player-questions-own-z4.jsonl",
             "player-questions-own-z5.jsonl",
         )
         for row in read_rows(DATA / name)
