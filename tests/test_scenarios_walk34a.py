@@ -45,3 +45,26 @@ def test_the_gate_question_asks_about_a_card_faced_since_the_lead_out_of_turn() 
         },
     )
     assert "60B" in laws_applied(walk) and "major penalty card" in ruling_text(walk)
+
+
+def test_when_the_defenders_choose_differently_the_one_next_in_turn_prevails() -> None:
+    # Walk 56, #24 (H34): West wanted to accept declarer's lead from the wrong hand, East wanted it retracted; no
+    # answer said so and no ruling said whose choice counts (55A).
+    base = LATER_LEAD | {"played-since": "no", "who-led": "declarer-wrong-hand", "declarer-choice": "differ"}
+    walk = answer("lead-out-of-turn", base | {"next-in-turn": "accept", "information": "no"})
+    text = ruling_text(walk)
+    assert "the choice of the defender next in turn after the irregular lead prevails" in text
+    assert "accepted and becomes a correct lead" in text and "55A" in laws_applied(walk)
+    walk = answer("lead-out-of-turn", base | {"next-in-turn": "retract", "information": "no"})
+    assert "prevails" in ruling_text(walk) and "must lead from the correct hand" in ruling_text(walk)
+    # Defenders who agree are asked nothing more, as before.
+    walk = answer("lead-out-of-turn", base | {"declarer-choice": "accept", "information": "no"})
+    assert "prevails" not in ruling_text(walk)
+
+
+def test_a_defender_lead_out_of_turn_pointed_out_by_dummy_leaves_declarer_the_options() -> None:
+    # Walk 56, #9 (H34): dummy announced the defender was not on lead; nothing said what that does.
+    walk = answer(
+        "lead-out-of-turn", LATER_LEAD | {"played-since": "no", "who-led": "defender-partner"}, until="defender-choice"
+    )
+    assert "43A1(b)" in walk.node.help and "declarer keeps both options" in walk.node.help
