@@ -68,3 +68,12 @@ def test_a_defender_lead_out_of_turn_pointed_out_by_dummy_leaves_declarer_the_op
         "lead-out-of-turn", LATER_LEAD | {"played-since": "no", "who-led": "defender-partner"}, until="defender-choice"
     )
     assert "43A1(b)" in walk.node.help and "declarer keeps both options" in walk.node.help
+
+
+def test_dummy_pointing_out_a_lead_from_the_wrong_hand_still_leaves_the_defenders_55a() -> None:
+    # Walk 57, #27 (H34): "you're in dummy", declarer picked the card up, West wanted to accept it; the ruling sent
+    # the director to another chart for 55A.
+    walk = answer("dummy-rights", {"what-happened": "declarer-irregularity"})
+    text = ruling_text(walk)
+    assert "even if declarer has already taken the card back" in text and "next in turn" in text
+    assert {"55A", "9B2", "43A1(b)"} <= set(laws_applied(walk))
