@@ -77,3 +77,10 @@ def test_dummy_pointing_out_a_lead_from_the_wrong_hand_still_leaves_the_defender
     text = ruling_text(walk)
     assert "even if declarer has already taken the card back" in text and "next in turn" in text
     assert {"55A", "9B2", "43A1(b)"} <= set(laws_applied(walk))
+
+
+def test_repeated_discourtesy_names_disqualification_as_the_directors_limit() -> None:
+    # Walk 57, #38 (H34): "how far can I go?" stopped at suspension; 91B disqualifies for cause with TO approval.
+    walk = answer("tempo-and-conduct", {"what": "conduct", "conduct": "persistent"})
+    assert "disqualify the player for cause, subject to the Tournament Organizer's approval" in ruling_text(walk)
+    assert "91B" in laws_applied(walk)
