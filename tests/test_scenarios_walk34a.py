@@ -84,3 +84,21 @@ def test_repeated_discourtesy_names_disqualification_as_the_directors_limit() ->
     walk = answer("tempo-and-conduct", {"what": "conduct", "conduct": "persistent"})
     assert "disqualify the player for cause, subject to the Tournament Organizer's approval" in ruling_text(walk)
     assert "91B" in laws_applied(walk)
+
+
+def test_an_established_revoke_failing_to_play_a_penalty_card_leaves_it_a_penalty_card() -> None:
+    # Walk 57, #40 (H34): the ♦4 played instead of the ♦K penalty card stood (63B, no transfer 64B3), but nothing
+    # said the ♦K stays a penalty card (52B1(c)).
+    walk = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "yes",
+            "when-noticed": "in-time",
+            "kind-of-revoke": "penalty-or-dummy",
+            "equity": "no",
+        },
+    )
+    assert "remains a penalty card" in ruling_text(walk) and "No trick is transferred" in ruling_text(walk)
+    assert {"64B3", "52B1(c)"} <= set(laws_applied(walk))
