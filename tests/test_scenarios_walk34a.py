@@ -102,3 +102,19 @@ def test_an_established_revoke_failing_to_play_a_penalty_card_leaves_it_a_penalt
     )
     assert "remains a penalty card" in ruling_text(walk) and "No trick is transferred" in ruling_text(walk)
     assert {"64B3", "52B1(c)"} <= set(laws_applied(walk))
+
+
+def test_a_missing_alert_is_ruled_from_20f5a_not_from_the_change_of_a_call() -> None:
+    # Walk 57, #26 (H34): found after play, "Laws applied" led with 21B1(a), and the UI question spoke of a wrong
+    # explanation the partner heard when nothing had been explained.
+    found_after_play = {
+        "what": "not-alerted",
+        "misinformation/agreement": "explanation",
+        "misinformation/ask-stage": "after-play",
+        "misinformation/late-who": "partner-declaring",
+        "misinformation/damage": "no",
+    }
+    walk = answer("explanation-of-calls", found_after_play, until="misinformation/check-ui")
+    assert "saw no alert where one was due" in walk.node.ask
+    walk = answer("explanation-of-calls", found_after_play | {"misinformation/check-ui": "no"})
+    assert laws_applied(walk)[0] == "20F5(a)"
