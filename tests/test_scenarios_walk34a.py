@@ -118,3 +118,13 @@ def test_a_missing_alert_is_ruled_from_20f5a_not_from_the_change_of_a_call() -> 
     assert "saw no alert where one was due" in walk.node.ask
     walk = answer("explanation-of-calls", found_after_play | {"misinformation/check-ui": "no"})
     assert laws_applied(walk)[0] == "20F5(a)"
+
+
+def test_a_card_played_before_partner_is_played_to_this_trick_if_legal_there() -> None:
+    # Walk 57, #49 (H34): the ♣K played before partner followed to dummy's ♣2; "can it be used later?" was answered
+    # only by "the first legal opportunity", which is the offender's own turn to this trick (50D1(a)).
+    walk = answer(
+        "premature-play",
+        {"what": "before-partner", "both-hands": "no", "dummy-own": "no", "declarer-options": "lowest"},
+    )
+    assert "own turn to this trick is still to come" in ruling_text(walk) and "50D1(a)" in laws_applied(walk)
