@@ -128,3 +128,13 @@ def test_a_card_played_before_partner_is_played_to_this_trick_if_legal_there() -
         {"what": "before-partner", "both-hands": "no", "dummy-own": "no", "declarer-options": "lowest"},
     )
     assert "own turn to this trick is still to come" in ruling_text(walk) and "50D1(a)" in laws_applied(walk)
+
+
+def test_a_committee_overruling_the_director_on_law_is_answered_by_93b3() -> None:
+    # Walk 56, #18 (H34): "could the committee reverse the ruling on a point of law alone?" had no answer of its own,
+    # and the referral ruling left out 93B3's recommendation clause.
+    walk = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "overruled"})
+    assert "may not overrule the Director in charge on a point of law" in ruling_text(walk)
+    assert "beyond its powers" in ruling_text(walk) and {"93B3", "93B1"} <= set(laws_applied(walk))
+    walk = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "judgement", "committee": "yes"})
+    assert "may recommend that the Director in charge change such a ruling" in ruling_text(walk)
