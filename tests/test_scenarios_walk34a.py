@@ -138,3 +138,16 @@ def test_a_committee_overruling_the_director_on_law_is_answered_by_93b3() -> Non
     assert "beyond its powers" in ruling_text(walk) and {"93B3", "93B1"} <= set(laws_applied(walk))
     walk = answer("appeal", {"in-time": "yes", "concurrence": "pairs-yes", "subject": "judgement", "committee": "yes"})
     assert "may recommend that the Director in charge change such a ruling" in ruling_text(walk)
+
+
+def test_a_disputed_designation_from_dummy_is_settled_by_85a1_first() -> None:
+    # Walk 56, #25 (H34): declarer said "the queen", the other three said "club"; no question said how the Director
+    # settles what was said, and the rank ruling never said what became of the small club dummy had played.
+    walk = answer("card-from-dummy", {"what-happened": "unclear", "incontrovertible": "no"}, until="what-said")
+    assert "balance of probabilities" in walk.node.help and "85A1" in walk.node.laws
+    walk = answer(
+        "card-from-dummy",
+        {"what-happened": "unclear", "incontrovertible": "no", "what-said": "rank", "rank-leading": "no"},
+    )
+    assert "If dummy has already played another card, it is withdrawn" in ruling_text(walk)
+    assert "45D1" in laws_applied(walk)
