@@ -151,3 +151,13 @@ def test_a_disputed_designation_from_dummy_is_settled_by_85a1_first() -> None:
     )
     assert "If dummy has already played another card, it is withdrawn" in ruling_text(walk)
     assert "45D1" in laws_applied(walk)
+
+
+def test_a_wrong_card_count_found_after_the_auction_began_goes_to_law_13_not_16d() -> None:
+    # Walk 57, #42 branch (H34): 15 cards and 11, bid at another table; the walk asked when extraneous information
+    # was received (16D), which has nothing to do with a wrong count.
+    counted = {"what-happened": "misdeal", "misdeal-when": "miscounted"}
+    walk = answer("wrong-board", counted | {"first-time": "no"}, until="wrong-number-of-cards/what-wrong")
+    assert walk.node.id == "what-wrong"
+    walk = answer("wrong-board", counted | {"first-time": "yes"})
+    assert "there is a new shuffle and deal" in ruling_text(walk) and "6D1" in laws_applied(walk)
