@@ -161,3 +161,26 @@ def test_a_wrong_card_count_found_after_the_auction_began_goes_to_law_13_not_16d
     assert walk.node.id == "what-wrong"
     walk = answer("wrong-board", counted | {"first-time": "yes"})
     assert "there is a new shuffle and deal" in ruling_text(walk) and "6D1" in laws_applied(walk)
+
+
+def test_a_correction_by_the_declaring_side_after_the_opening_lead_is_said_to_be_late() -> None:
+    # Walk 57, #32 branch (H34): declarer corrected partner's explanation only once dummy was down; the ruling never
+    # said that was late (20F5(b)(ii), 75B3) and spoke only to "the player who explained wrongly".
+    walk = answer(
+        "misinformation",
+        {
+            "agreement": "explanation",
+            "ask-stage": "auction",
+            "auction-who": "partner",
+            "auction-change-call": "no",
+            "which-side": "declaring",
+            "lead-faced": "yes",
+            "damage": "yes",
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/can-assign": "single",
+            "adjusted-score/self-inflicted": "no",
+        },
+    )
+    text = ruling_text(walk)
+    assert "this correction comes late" in text and "before the opening lead is faced" in text
+    assert {"20F5(b)(ii)", "75B3", "90A"} <= set(laws_applied(walk))
