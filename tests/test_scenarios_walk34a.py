@@ -184,3 +184,11 @@ def test_a_correction_by_the_declaring_side_after_the_opening_lead_is_said_to_be
     text = ruling_text(walk)
     assert "this correction comes late" in text and "before the opening lead is faced" in text
     assert {"20F5(b)(ii)", "75B3", "90A"} <= set(laws_applied(walk))
+
+
+def test_a_suspension_says_how_the_boards_left_unplayed_are_scored() -> None:
+    # Walk 57, #50 (H34): a player sent home for the session, his team given nothing for the boards left; the
+    # suspension ruling said nothing of them (12C2(a)).
+    walk = answer("procedural-penalty", {"offence": "misconduct", "discipline": "suspend"})
+    assert "average minus to the contestant directly at fault" in ruling_text(walk)
+    assert laws_applied(walk)[:2] == ("91A", "93B3") and "12C2(a)" in laws_applied(walk)
