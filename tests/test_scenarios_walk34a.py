@@ -192,3 +192,12 @@ def test_a_suspension_says_how_the_boards_left_unplayed_are_scored() -> None:
     walk = answer("procedural-penalty", {"offence": "misconduct", "discipline": "suspend"})
     assert "average minus to the contestant directly at fault" in ruling_text(walk)
     assert laws_applied(walk)[:2] == ("91A", "93B3") and "12C2(a)" in laws_applied(walk)
+
+
+def test_a_wrong_explanation_found_after_play_is_not_cited_as_a_change_of_call() -> None:
+    # Walk 56, #5 (H34): found after play, the ruling led with 21B1(a) (a call changed) when no call could be.
+    walk = answer(
+        "partnership-understandings",
+        {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "after-play", "mi-damage": "no"},
+    )
+    assert "21B1(a)" not in laws_applied(walk) and {"21B1(b)", "20F5(b)"} <= set(laws_applied(walk))
