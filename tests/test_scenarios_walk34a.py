@@ -182,7 +182,7 @@ def test_a_correction_by_the_declaring_side_after_the_opening_lead_is_said_to_be
         },
     )
     text = ruling_text(walk)
-    assert "this correction comes late" in text and "before the opening lead is faced" in text
+    assert "this correction comes late" in text and "at the first legal opportunity, after the final pass" in text
     assert {"20F5(b)(ii)", "75B3", "90A"} <= set(laws_applied(walk))
 
 
