@@ -1046,7 +1046,8 @@ def test_a_call_not_alerted_has_its_own_answer_and_is_ruled_as_misinformation() 
     state = answer("explanation-of-calls", {"what": "not-alerted"}, until="misinformation/agreement")
     assert state.chart.id == "misinformation"
     told = note(state, "not-alerted")
-    assert "deemed misinformation" in told.text and told.laws[0] == "21B1(a)"
+    # Walk 57, #26 (H34): 20F5(a) (a failure to alert is a mistaken explanation) leads; 21B1(a) is still cited.
+    assert "deemed misinformation" in told.text and told.laws[:2] == ("20F5(a)", "21B1(a)")
 
 
 def test_a_legitimate_question_partner_may_have_used_goes_on_to_the_16b1_test() -> None:

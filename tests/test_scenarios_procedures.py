@@ -1392,7 +1392,8 @@ def test_a_player_suspended_for_rude_remarks_is_told_the_courtesy_law_he_broke()
     told = "a player keeps making rude remarks to his partner at the table, everyone can hear"
     assert answer_from(read_description(told), chart, chart.nodes["offence"]) == "discourtesy"
     state = answer("procedural-penalty", {"offence": "discourtesy", "discipline": "suspend"})
-    assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "74A1", "74A2")
+    # Walk 57, #50 (H34): the suspension ruling also says how boards left unplayed are scored (12C2(a)).
+    assert Engine(load_charts()).ruling_laws(state) == ("91A", "93B3", "12C2(a)", "74A1", "74A2")
     assert "courteous attitude" in ruling_text(state)
 
 
