@@ -475,10 +475,7 @@ class Dialogs:
             steps = _steps_from(events, lambda now, index, option: self.engine.change(row.chart_id, now, index, option))
             walk = self.engine.walk(row.chart_id, steps, settings=settings_from(_started(events).get("settings")))
         except ChartMismatch as exc:
-            raise ChartChanged(
-                f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
-                " Start the chart again."
-            ) from exc
+            raise _changed(row) from exc
         self._keep(row, len(events), walk)
         return walk.copy()
 
@@ -528,10 +525,7 @@ class Dialogs:
         row, events = found
         marker = next((e.data for e in reversed(events) if e.kind == "ruling"), None)
         if row.status != Status.FINISHED or marker is None:
-            raise ChartChanged(
-                f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
-                " Start the chart again."
-            )
+            raise _changed(row)
         chart = self.charts.get(row.chart_id)
         texts = tuple(map(str, marker.get("texts", ())))
         score = marker.get("score")
@@ -640,6 +634,13 @@ class Dialogs:
             where=f"{walk.chart.id}/{node.id}",
             **common,
         )
+
+
+def _changed(row: SessionRow) -> ChartChanged:
+    return ChartChanged(
+        f"The chart {row.chart_id!r} has changed since session {row.id} began; its record is kept."
+        " Start the chart again."
+    )
 
 
 def _answered_data(answered: Answered) -> dict[str, Any]:
