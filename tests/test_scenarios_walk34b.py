@@ -50,3 +50,52 @@ def test_cards_spread_by_a_player_who_could_have_complied_are_penalty_cards_besi
         "unable-to-follow-instruction", {"why": "could-have", "shown-revoke": "no"}, until="revoke/what-happened"
     )
     assert "designates otherwise" not in ruling_text(unshown)
+
+
+def test_a_call_after_the_final_pass_that_lho_called_over_is_still_unauthorized_for_partner() -> None:
+    # Walk 58, #65, branch: 39B lifts the lead restrictions, not Law 16C; the ruling said only "no lead restrictions".
+    walk = answer("inadmissible-call", {"what": "after-final", "after-final": "no"})
+    assert "still unauthorized for the offender's partner" in ruling_text(walk)
+    assert laws_applied(walk)[0] == "39B" and {"39A", "16C2", "16C3"} <= set(laws_applied(walk))
+
+
+def test_a_director_asked_whether_a_redouble_is_allowed_is_told_law_19s_rule_not_an_irregularity() -> None:
+    # Walk 59, #86: "can i still xx after X-P-P?" had no answer but an irregularity; the rule was on the Law 19 card.
+    walk = answer("inadmissible-call", {"what": "legal"})
+    assert "may redouble only the last preceding double, made by an opponent" in ruling_text(walk)
+    assert "No irregularity" in ruling_text(walk) and laws_applied(walk) == ("19A1", "19B1")
+
+
+def test_an_intended_call_substituted_out_of_rotation_is_pointed_to_laws_29_to_32() -> None:
+    # Walk 59, #83, branch: a slip at LHO's turn; the substituted call is still out of rotation.
+    told = {"what": "double", "double-when": "auction", "double-intended": "unintended"}
+    walk = answer(
+        "inadmissible-call", told | {"change-of-call/partner-called": "no", "change-of-call/lho-called": "no"}
+    )
+    assert "Laws 29 to 32 if it was made out of rotation" in ruling_text(walk)
+
+
+def test_a_trick_count_settled_by_the_played_cards_says_a_misdirected_card_decides_nothing() -> None:
+    # Walk 58, #72: the decisive point was only in the question's help, not in the ruling read aloud.
+    told = {"what": "count", "count-when": "play-ended", "claim-involved": "no", "facts": "yes"}
+    walk = answer("tricks-and-inspection", told)
+    assert "whichever way a card of it was pointed" in ruling_text(walk) and "79A2" in laws_applied(walk)
+
+
+def test_a_defender_who_snatched_back_a_played_card_and_faced_an_honour_gets_the_penalty_card_chart() -> None:
+    # Walk 58, #74: the ruling stopped at "becomes a penalty card"; the ♣J is a major one (50B), played under 50D.
+    told = {"why": "defender-replaced", "penalty-card/which-card": "honour", "penalty-card/how-many": "one"}
+    walk = answer("retraction-of-card-played", told | {"penalty-card/major-who-next": "offender-plays"})
+    text = ruling_text(walk)
+    assert "The card stays played" in text and "It is a major penalty card" in text
+    assert {"47F2", "49", "50", "50D1(a)"} <= set(laws_applied(walk))
+    # Declarer's change of mind still ends in one answer.
+    assert answer("retraction-of-card-played", {"why": "changed-mind"}).rulings[-1].node == "changed-mind"
+
+
+def test_a_penalty_card_picked_up_is_put_back_face_up() -> None:
+    # Walk 58, #54: West had put the ♥Q back in his hand; the ruling only said it "stays face up".
+    told = {"situation": "new-card", "which-card": "honour", "how-many": "one", "major-who-next": "offender-plays"}
+    assert "put back there if it was picked up" in ruling_text(answer("penalty-card", told))
+    told = {"situation": "new-card", "which-card": "small-accident", "how-many": "one"}
+    assert "put back there if it was picked up" in ruling_text(answer("penalty-card", told))
