@@ -99,3 +99,49 @@ def test_a_penalty_card_picked_up_is_put_back_face_up() -> None:
     assert "put back there if it was picked up" in ruling_text(answer("penalty-card", told))
     told = {"situation": "new-card", "which-card": "small-accident", "how-many": "one"}
     assert "put back there if it was picked up" in ruling_text(answer("penalty-card", told))
+
+
+def test_dummys_card_pushed_out_for_an_unclear_call_is_no_longer_two_true_answers() -> None:
+    # Walk 58, #53: declarer said "club" and dummy pushed out the ♣K; "unclear call" was as true as "dummy played a
+    # card declarer did not name", and dropped 45D1. The labels now part them by whether dummy placed a card.
+    labels = {o.id: o.label for o in load_charts()["card-from-dummy"].nodes["what-happened"].options}
+    assert "dummy has placed no card" in labels["unclear"] and "unclearly" in labels["wrong-card"]
+    told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
+    walk = answer("card-from-dummy", told, until="incontrovertible")
+    assert "Dummy's card must be withdrawn" in ruling_text(walk)
+
+
+def test_dummy_both_lho_and_on_lead_is_told_either_answer_fits() -> None:
+    # Walk 58, #67: dummy was West's LHO and the hand whose turn it was to lead.
+    asked = load_charts()["play-after-illegal-play"].nodes["who"]
+    assert "the first two answers both fit" in asked.help
+    assert {o.next for o in asked.options if o.id in ("opponent", "proper-leader")} == {"proper-lead"}
+
+
+def test_serious_misconduct_that_delayed_the_game_names_the_delay_penalty_and_artificial_scores() -> None:
+    # Walk 58, #62: a fifteen-minute walk-out at the change of round; the ruling had only Law 91's powers.
+    walk = answer("tempo-and-conduct", {"what": "conduct", "conduct": "serious"})
+    assert "procedural penalty may be assessed for the delay" in ruling_text(walk)
+    assert laws_applied(walk)[0] == "91A" and {"90A", "12C2(a)"} <= set(laws_applied(walk))
+
+
+def test_a_call_with_the_wrong_boards_cards_after_partner_called_gets_an_artificial_score() -> None:
+    # Walk 58, #57, branch: "the Director awards an adjusted score" without saying which kind (12C2(a)).
+    told = {"what-happened": "wrong-cards", "partner-called": "yes", "other-board-after-adjust": "same"}
+    walk = answer("wrong-board", told)
+    assert "artificial adjusted score according to responsibility" in ruling_text(walk)
+    assert "12C2(a)" in laws_applied(walk) and laws_applied(walk)[0] == "15A3"
+    walk = answer("wrong-board", told | {"other-board-after-adjust": "not-later"})
+    assert "artificial adjusted score" in ruling_text(walk) and "12C2(a)" in laws_applied(walk)
+
+
+def test_players_who_moved_on_early_get_the_penalty_not_whoever_moves_the_boards() -> None:
+    # Walk 59, #99: "NS moved early, bd 14 never played" read out 8A2's penalty for the player moving the boards.
+    walk = answer("boards-not-moved", {"found": "moved-early", "moved-early": "later"})
+    text = ruling_text(walk)
+    assert "players who left early" in text and "responsible for moving the boards" not in text
+    assert laws_applied(walk)[:2] == ("8A1", "8B2")
+    walk = answer(
+        "boards-not-moved", {"found": "moved-early", "moved-early": "none"}, until="adjusted-score/contest-artificial"
+    )
+    assert "players who left early" in ruling_text(walk) and "8A2" not in laws_applied(walk)
