@@ -35,7 +35,6 @@ def test_cards_spread_by_a_player_who_could_have_complied_are_penalty_cards_besi
     told = {
         "why": "could-have",
         "shown-revoke": "yes",
-        "revoke/what-happened": "revoke",
         "revoke/trick-twelve": "no",
         "revoke/established": "no",
         "revoke/who-revoked": "defender",
@@ -47,7 +46,7 @@ def test_cards_spread_by_a_player_who_could_have_complied_are_penalty_cards_besi
     assert "is a revoke" in text and "is a penalty card unless the Director designates otherwise" in text
     assert {"61A", "49", "50B", "62B1", "51A"} <= set(laws_applied(walk))
     unshown = answer(
-        "unable-to-follow-instruction", {"why": "could-have", "shown-revoke": "no"}, until="revoke/what-happened"
+        "unable-to-follow-instruction", {"why": "could-have", "shown-revoke": "no"}, until="revoke/trick-twelve"
     )
     assert "designates otherwise" not in ruling_text(unshown)
 
@@ -145,3 +144,12 @@ def test_players_who_moved_on_early_get_the_penalty_not_whoever_moves_the_boards
         "boards-not-moved", {"found": "moved-early", "moved-early": "none"}, until="adjusted-score/contest-artificial"
     )
     assert "players who left early" in ruling_text(walk) and "8A2" not in laws_applied(walk)
+
+
+def test_dummy_asking_declarer_who_revoked_is_not_asked_again_what_happened_or_who_revoked() -> None:
+    # Walk 59, #78, branch: after "declarer revoked" the revoke chart asked "What has happened?" and "Who revoked?".
+    told = {"what-happened": "asked-revoke", "revoke-rights": "no", "did-revoke": "yes"}
+    walk = answer("dummy-rights", told | {"revoke/trick-twelve": "no", "revoke/established": "no"})
+    assert walk.rulings[-1].node == "replace" and "62B2" in walk.rulings[-1].laws
+    visited = set(walk.trail)
+    assert ("revoke", "what-happened") not in visited and ("revoke", "who-revoked") not in visited
