@@ -153,3 +153,13 @@ def test_dummy_asking_declarer_who_revoked_is_not_asked_again_what_happened_or_w
     assert walk.rulings[-1].node == "replace" and "62B2" in walk.rulings[-1].laws
     visited = set(walk.trail)
     assert ("revoke", "what-happened") not in visited and ("revoke", "who-revoked") not in visited
+
+
+def test_a_pass_at_lhos_turn_called_over_by_lho_is_not_asked_about_a_skipped_turn() -> None:
+    # Walk 59, #77, branch: before any bid, LHO called over the pass; the 17D3 question cannot arise at LHO's turn.
+    told = {"what-call": "pass", "whose-turn": "lho", "called-since": "no-one", "lho-option": "accept"}
+    walk = answer("call-out-of-rotation", told)
+    assert walk.rulings[-1].node == "accepted" and ("call-out-of-rotation", "called-over-pass") not in walk.trail
+    # At RHO's turn a pass called over may still have skipped a turn: the question stays.
+    walk = answer("call-out-of-rotation", told | {"whose-turn": "rho"}, until="called-over-pass")
+    assert walk.node.id == "called-over-pass"
