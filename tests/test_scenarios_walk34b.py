@@ -163,3 +163,22 @@ def test_a_pass_at_lhos_turn_called_over_by_lho_is_not_asked_about_a_skipped_tur
     # At RHO's turn a pass called over may still have skipped a turn: the question stays.
     walk = answer("call-out-of-rotation", told | {"whose-turn": "rho"}, until="called-over-pass")
     assert walk.node.id == "called-over-pass"
+
+
+def test_a_card_seen_before_the_first_call_asks_first_whether_partner_could_see_it() -> None:
+    # Walk 58, #70: South's ♥A slipped out as she drew her hand; Law 24 applies if North could have seen it (17A).
+    asked = load_charts()["unauthorised-information"].nodes["interfere"]
+    assert "Law 24" in asked.help and "card-exposed-during-auction" in asked.help
+
+
+def test_the_start_of_play_chart_hands_a_wrong_defenders_lead_to_the_opening_lead_chart() -> None:
+    # Walk 58, #64: the chart offered first had no answer for the wrong defender's face-down lead.
+    told = {"what-happened": "wrong-leader", "opening-lead-out-of-turn/who-led": "face-down"}
+    walk = answer("start-of-play", told)
+    assert walk.rulings[-1].node == "face-down-withdrawn" and "41A" in laws_applied(walk)
+
+
+def test_hands_mixed_before_the_board_moves_on_say_what_follows_if_the_deal_cannot_be_rebuilt() -> None:
+    # Walk 58, #58: East shuffled all 52 cards; the ruling assumed the deal could always be rebuilt.
+    walk = answer("fouled-board", {"is-fouled": "before-play"})
+    assert "If the deal cannot be rebuilt" in ruling_text(walk) and "87B" in laws_applied(walk)
