@@ -182,3 +182,8 @@ def test_hands_mixed_before_the_board_moves_on_say_what_follows_if_the_deal_cann
     # Walk 58, #58: East shuffled all 52 cards; the ruling assumed the deal could always be rebuilt.
     walk = answer("fouled-board", {"is-fouled": "before-play"})
     assert "If the deal cannot be rebuilt" in ruling_text(walk) and "87B" in laws_applied(walk)
+
+
+def test_slow_play_leaving_a_board_unplayed_mentions_letting_the_table_finish_or_postponing() -> None:
+    # Walk 58, #75: the 8B1/8B2 choice was not mentioned before the artificial score.
+    assert "8B1" in load_charts()["procedural-penalty"].nodes["late-boards"].help
