@@ -588,7 +588,7 @@ def test_a_card_pointed_the_wrong_way_found_only_after_play_settles_the_trick_co
             "facts": "yes",
         },
     )
-    assert done.rulings[-1].laws == ("79B2", "66D", "85A1", "65D")
+    assert done.rulings[-1].laws == ("79B2", "66D", "85A1", "79A2", "65D")  # 79A2: walk 58, #72
 
 
 def test_a_count_settled_from_the_cards_warns_that_a_side_that_gathered_its_cards_risked_doubtful_tricks() -> None:
