@@ -45,6 +45,26 @@ async def test_an_incident_still_starts_with_the_situations(store: Store) -> Non
     await app.shutdown()
 
 
+@pytest.mark.slow
+async def test_a_story_told_at_length_offers_its_other_situations_as_buttons(store: Store) -> None:
+    """A casebook entry is answered first; an "Or:" button under the answer starts that situation's chart."""
+    api = FakeBotAPI()
+    app = await start_bot(store, load_charts(), api)
+    table = Table(app, api)
+    await table.send(
+        "Board 16. In mid-play, with declarer on lead, West's ♥Q slipped from his hand and landed face up on the"
+        " table. Declarer led a club to dummy's ace and then a club back, which East won. Before East led,"
+        " declarer asked the Director what choices he had."
+    )
+    answer = table.last_message()
+    also = [label for label in _buttons(answer) if label.startswith("Or: ")]
+    assert "in plain words" in answer["text"] and also and "Law 49" in " ".join(also)
+    started = await table.press(also[0], answer)
+    question = [c for c in started if c.method == "sendMessage"]
+    assert question and question[0].params["reply_markup"]["inline_keyboard"]  # the chart's first question
+    await app.shutdown()
+
+
 async def test_define_quotes_the_definition_and_offers_the_laws(store: Store) -> None:
     api = FakeBotAPI()
     app = await start_bot(store, load_charts(), api)
