@@ -291,6 +291,7 @@ def test_define_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             "concession-partner-objects",
             "68B2",
         ),
+        ("lho x'd pd's 2♠, pd + rho passed, can i still xx", "whose-double", "19B1"),  # walk 59, #86
     ],
 )
 def test_a_question_stating_a_special_case_gets_its_answer_first(
