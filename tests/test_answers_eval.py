@@ -221,6 +221,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout33b.jsonl", 0.94),
         ("player-questions-holdout34.jsonl", 0.97),
         ("player-questions-holdout34b.jsonl", 0.92),
+        ("player-questions-holdout35.jsonl", 0.75),
+        ("player-questions-holdout35b.jsonl", 0.71),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
