@@ -100,3 +100,8 @@ def answer(chart_id: str, answers: dict[str, str | list[str]], until: str | None
 def ruling_text(walk: Walk) -> str:
     """The whole ruling as it is read aloud, as one text: what a scenario test looks for words in."""
     return " ".join(outcome_texts(walk))
+
+
+def laws_applied(walk: Walk) -> tuple[str, ...]:
+    """The ruling's "Laws applied", in the order the director is shown them."""
+    return Engine(load_charts()).ruling_laws(walk)

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import answer, note, ruling_text
+from conftest import answer, laws_applied, note, ruling_text
 
-from bot.dialogs import Engine, load_charts
-from bot.dialogs.engine import Walk
-
-
-def laws_applied(walk: Walk) -> tuple[str, ...]:
-    return Engine(load_charts()).ruling_laws(walk)
+from bot.dialogs import load_charts
 
 
 def test_the_appeal_chart_says_the_director_shall_advise_of_the_right_to_appeal() -> None:

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import answer, ruling_text
-
-from bot.dialogs import Engine, load_charts
-from bot.dialogs.engine import Walk
-
-
-def laws_applied(walk: Walk) -> tuple[str, ...]:
-    return Engine(load_charts()).ruling_laws(walk)
-
+from conftest import answer, laws_applied, ruling_text
 
 LATER_LEAD = {"opening": "no", "told": "no", "last-trick": "no"}
 

@@ -3,14 +3,9 @@ as the director would notice it."""
 
 from __future__ import annotations
 
-from conftest import answer, ruling_text
+from conftest import answer, laws_applied, ruling_text
 
-from bot.dialogs import Engine, load_charts
-from bot.dialogs.engine import Walk
-
-
-def laws_applied(walk: Walk) -> tuple[str, ...]:
-    return Engine(load_charts()).ruling_laws(walk)
+from bot.dialogs import load_charts
 
 
 def test_cards_spread_to_prove_a_void_are_penalty_cards_beside_the_law_59_lead() -> None:
