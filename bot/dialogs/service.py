@@ -510,7 +510,7 @@ class Dialogs:
             laws = list(self.engine.ruling_laws(walk))
             given: dict[str, Any] = {"rulings": rulings, "texts": list(outcome_texts(walk)), "laws": laws}
             given["path"] = [_answered_data(a) for a in walk.answered]
-            score = next((r.score for r in reversed(walk.rulings) if r.score), None)
+            score = _last_score(walk)
             if score is not None:
                 given["score"] = {"kind": score.kind, "tricks": score.tricks}
             return [("ruling", given)]
@@ -616,7 +616,7 @@ class Dialogs:
                 options=(),
                 help=None,
                 aloud=outcome_texts(walk),
-                score=next((r.score for r in reversed(walk.rulings) if r.score), None),
+                score=_last_score(walk),
                 aside=tuple(n.text for n in walk.notes if not n.aloud),
                 **{**common, "notes": ruling_notes(walk)},
             )
@@ -634,6 +634,11 @@ class Dialogs:
             where=f"{walk.chart.id}/{node.id}",
             **common,
         )
+
+
+def _last_score(walk: Walk) -> ScoreStep | None:
+    """The arithmetic a finished walk ends in: its last ruling's that names one."""
+    return next((r.score for r in reversed(walk.rulings) if r.score), None)
 
 
 def _changed(row: SessionRow) -> ChartChanged:
