@@ -1,7 +1,8 @@
 """How much "likely", "possible" and "not sure" mean: a reliability table on sets never used as examples.
 
-The bot says a situation is "likely" when the first candidate's score reaches LIKELY (bot/answers/replies.py),
-"possible" below it, and that it is not sure when the matcher finds nothing convincing. For each set kept
+The bot says a situation is "likely" or "possible" by `how_sure` (bot/answers/replies.py: a score of 100, or a
+first score of 80-99 that clearly leads the next), and that it is not sure when the matcher finds nothing
+convincing. For each set kept
 out of the examples (tests/data/queries-indep-l, -m, -n, the blind set, and any held-out set of real forum
 questions, tests/data/queries-real-*.jsonl) this prints recall@1 / recall@3 and, per band of the first score,
 how many answers fell in it and how many of those were right (first law right; a right law among the first
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from bot.answers.replies import LIKELY
+from bot.answers.replies import how_sure
 from bot.matching import Matcher, build_matcher, chart_entries
 from bot.matching.evaluate import evaluate
 from bot.matching.examples import Labelled, read_labelled
@@ -24,25 +25,20 @@ from bot.matching.examples import Labelled, read_labelled
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 NAMES = ("indep-l", "indep-m", "indep-n", "blind")
 SETS = (*(DATA / f"queries-{name}.jsonl" for name in NAMES), *sorted(DATA.glob("queries-real-*.jsonl")))
-FLOORS = (100.0, 80.0, 60.0, 0.0)  # bands of the first candidate's score, each named by what the bot calls it
-BANDS = tuple(
-    (floor, f"{'likely' if floor >= LIKELY else 'possible'} {floor:.0f}" + (f"-{top - 1:.0f}" if top else ""))
-    for floor, top in zip(FLOORS, (None, 100.0, 80.0, 60.0), strict=True)
-)
+FLOORS = ((100.0, "100"), (80.0, "80-99"), (60.0, "60-79"), (0.0, "<60"))  # bands of the first candidate's score
 
 
 def reliability(matcher: Matcher, items: Iterable[Labelled]) -> dict[str, list[int]]:
     """Per band (and "not sure"): answers, first law right, a right law among the first three."""
-    table: dict[str, list[int]] = {name: [0, 0, 0] for _floor, name in BANDS} | {"not sure": [0, 0, 0]}
+    table: dict[str, list[int]] = {}
     for item in items:
         result = matcher.match(item.query)
         laws = [c.law for c in result.candidates]
-        band = (
-            next(name for floor, name in BANDS if result.candidates[0].score >= floor)
-            if result.confident and laws
-            else "not sure"
-        )
-        row = table[band]
+        band = "not sure"
+        if result.confident and laws:
+            first = result.candidates[0]
+            band = f"{how_sure(result, first)} {next(name for floor, name in FLOORS if first.score >= floor)}"
+        row = table.setdefault(band, [0, 0, 0])
         row[0] += 1
         row[1] += bool(laws) and laws[0] in item.laws
         row[2] += bool(set(laws[:3]) & item.laws)
