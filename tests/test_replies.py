@@ -13,6 +13,7 @@ from bot.answers.replies import DECLINE, Offer
 from bot.answers.triage import read_triage
 from bot.dialogs import load_charts
 from bot.laws import load_lawbook
+from bot.laws.refs import law_number
 from bot.matching import build_matcher, chart_entries
 
 
@@ -460,3 +461,13 @@ def test_a_story_told_at_length_gets_the_answer_and_its_other_situations(replies
     assert all(o.act is Act.CHART and o.key != reply.offers[0].key for o in also)
     asked = replies.to_text("what happens after a lead out of turn?")
     assert asked.kind is Kind.SUMMARY and not any(o.label.startswith("Or: ") for o in asked.offers)
+
+
+def test_walk_me_through_a_laws_summary_starts_the_chart_about_that_law(replies: Replies) -> None:
+    # Walk 63 #100: "Walk me through it" under Law 16's summary started the end-of-the-auction chart (Laws 22,
+    # 17D), the first chart to mention Law 16; under Law 50 it started the chart of a card exposed in the auction.
+    charts = replies.charts
+    for number in (16, 47, 50, 79, 82, 86):
+        topic = replies.follow(Act.TOPIC, f"l:{number}")
+        walk = next(o for o in topic.offers if o.label == "Walk me through it")
+        assert law_number(charts[walk.key].laws[0]) == number, (number, walk.key)

@@ -328,8 +328,14 @@ class Answers:
         summary = self.summaries.get(number)
         if law is None or summary is None:
             return None
-        charts = self.matcher.charts_by_law.get(number, [])
+        charts = sorted(self.matcher.charts_by_law.get(number, []), key=lambda c: self._rank_in(number, c))
         return Topic("law", str(number), f"Law {number} — {law.title}", summary, number, charts[0] if charts else None)
+
+    def _rank_in(self, number: int, chart_id: str) -> int:
+        """Where a law stands among a chart's laws: "Walk me through it" under Law 16 starts the chart that is
+        about Law 16, not the first chart that mentions it (the end of the auction, walk 63 #100)."""
+        laws = [law_number(ref) for ref in self.charts[chart_id].laws]
+        return laws.index(number) if number in laws else len(laws)
 
     def topic(self, token: str) -> Topic | None:
         """The topic a button names (``a:claim-forgot-trump``, ``c:revoke``, ``l:54``); None for anything else."""
