@@ -471,3 +471,11 @@ def test_walk_me_through_a_laws_summary_starts_the_chart_about_that_law(replies:
         topic = replies.follow(Act.TOPIC, f"l:{number}")
         walk = next(o for o in topic.offers if o.label == "Walk me through it")
         assert law_number(charts[walk.key].laws[0]) == number, (number, walk.key)
+
+
+def test_a_card_seen_in_the_deal_answer_offers_the_misdeal_chart(replies: Replies) -> None:
+    # Walk 63 #100: the answer stated 6D1 but offered no walk, though the wrong-board chart rules a card seen in
+    # the deal before and after the auction began (6D1, 16D).
+    reply = replies.to_text("hand dealt w/ card face up, redeal?")
+    assert reply.topic == "a:shuffle-and-deal"
+    assert reply.offers[0].label == "Walk me through it" and reply.offers[0].key == "wrong-board"
