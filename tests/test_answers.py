@@ -1024,6 +1024,8 @@ def test_a_points_difference_is_answered_with_its_imps(answers: Answers) -> None
             "tricks later. Does it stand?",
             "45D2",
         ),
+        # a change of mind passed over: 25B's rule (cancelled unless LHO calls over it, then it stands), not 10A's
+        ("I bid 3NT, then changed my mind to 4S; nobody called the TD and LHO passed. Does 4S stand?", "25B1"),
     ],
 )
 def test_the_exception_a_question_names_leads_its_answer(answers: Answers, question: str, first: str) -> None:
@@ -1087,10 +1089,9 @@ def test_an_exception_stays_out_of_questions_that_do_not_name_it(answers: Answer
         # a card of declarer's own hand named wrongly is not dummy's (45C4(b)); a count in the auction is no form
         "I played the king from my own hand but I meant the queen. Can I change it?",
         "LHO doubled 4 hearts and I wasn't sure whether to redouble. Is it ever right?",
-        # dummy's card not played is 64B3's; a change
-        # of mind passed over is 25B's, not players putting an irregularity right
+        # dummy's card not played is 64B3's (a change of mind passed over is 25B's, whose own exception leads it:
+        # see test_the_exception_a_question_names_leads_its_answer)
         "dummy never played to trick 4 and we found out at the end. Is a trick transferred?",
-        "I bid 3NT, then changed my mind to 4S; nobody called the TD and LHO passed. Does 4S stand?",
         # a weighted score in a session is no artificial score (12C2(c)); partner's own call out of turn passed over
         # by the asker is not the opponent calling in turn (28B); a head shaken by partner is not the manners answer
         "the td gave us 60% of 4S making and 40% of 4S down one in the evening session. how does that work?",
