@@ -13,3 +13,16 @@ def test_a_played_board_moved_on_early_by_the_wrong_player_has_its_own_answer() 
     assert "Nothing is rectified and the score stands" in text
     assert "North moves the boards" in text and "play them now" not in text
     assert laws_applied(walk)[:2] == ("8A2", "8A1") and "7B1" in laws_applied(walk)
+
+
+def test_a_missing_card_found_in_the_board_is_not_ruled_as_a_replacement_from_another_pack() -> None:
+    # Walk 60, #7: East's 13th card was in the board's South pocket; the ruling read "(or, if it could not be
+    # found, its replacement from another pack)" and cited 14B3.
+    short = {"what-wrong": "too-few", "short-when": "yes", "restored-card/also": "none"}
+    walk = answer("wrong-number-of-cards", short | {"after-found": "elsewhere"})
+    text = ruling_text(walk)
+    assert "another pack" not in text and "neither a penalty card nor a revoke" in text
+    assert "14B3" not in laws_applied(walk) and {"14B2", "14B4", "14C"} <= set(laws_applied(walk))
+    # A card that cannot be found is replaced from another pack, and that ruling says so (14B3).
+    walk = answer("wrong-number-of-cards", short | {"after-found": "lost"})
+    assert "another pack" in ruling_text(walk) and "14B3" in laws_applied(walk) and "14B2" not in laws_applied(walk)
