@@ -26,3 +26,24 @@ def test_a_missing_card_found_in_the_board_is_not_ruled_as_a_replacement_from_an
     # A card that cannot be found is replaced from another pack, and that ruling says so (14B3).
     walk = answer("wrong-number-of-cards", short | {"after-found": "lost"})
     assert "another pack" in ruling_text(walk) and "14B3" in laws_applied(walk) and "14B2" not in laws_applied(walk)
+
+
+def test_a_wrong_board_already_played_names_the_board_the_pairs_missed() -> None:
+    # Walk 60, #8: both pairs replayed board 5 in place of board 6; the ruling kept their earlier scores on "this
+    # board" and then gave average on "this board", never naming board 6, the board they were deprived of.
+    cancelled = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
+    walk = answer(
+        "wrong-board",
+        cancelled
+        | {
+            "who-at-fault": "players",
+            "adjusted-score/contest-artificial": "pairs",
+            "adjusted-score/artificial-fault": "both-partly",
+        },
+    )
+    text = ruling_text(walk)
+    assert "a pair that already has a valid score on it from another round keeps that score" in text
+    assert "on the board this table should have played this round, if it cannot be played" in text
+    assert laws_applied(walk)[:2] == ("15B1", "15B3")
+    walk = answer("wrong-board", cancelled | {"who-at-fault": "director"})
+    assert "valid score on this board" not in ruling_text(walk) and "AVERAGE PLUS" in ruling_text(walk)
