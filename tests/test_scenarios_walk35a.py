@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import answer, laws_applied, ruling_text
+from conftest import answer, laws_applied, note, ruling_text
 
 
 def test_a_played_board_moved_on_early_by_the_wrong_player_has_its_own_answer() -> None:
@@ -47,3 +47,32 @@ def test_a_wrong_board_already_played_names_the_board_the_pairs_missed() -> None
     assert laws_applied(walk)[:2] == ("15B1", "15B3")
     walk = answer("wrong-board", cancelled | {"who-at-fault": "director"})
     assert "valid score on this board" not in ruling_text(walk) and "AVERAGE PLUS" in ruling_text(walk)
+
+
+def test_a_later_bid_at_lhos_turn_cites_31c_alone_and_says_which_call_is_changed() -> None:
+    # Walk 60, #9: South passed, then bid 1♣ at West's turn; the ruling cited 30B2 (a pass) and 32C (a double) for a
+    # bid, quoted Law 25 whole beside 25B2 and 25B3, and the Law 25 question did not say which call it meant.
+    later_bid = {"what-call": "bid", "whose-turn": "lho-again"}
+    walk = answer("call-out-of-rotation", later_bid, until="change-of-call/intent")
+    assert "the call changed is the one the offender made at their own turn, and the bid is the substitute" in (
+        note(walk, "change-of-call-bid").text
+    )
+    walk = answer(
+        "call-out-of-rotation",
+        later_bid
+        | {
+            "change-of-call/intent": "intended",
+            "change-of-call/substituted": "yes",
+            "change-of-call/lho-accepts": "refuse",
+            "lead-restrictions/comparable-q": "no",
+            "lead-restrictions/auction-over": "not-yet",
+            "lead-restrictions/offender-role": "declaring-side",
+        },
+    )
+    laws = laws_applied(walk)
+    assert laws[0] == "31C" and not {"30B2", "32C", "25"} & set(laws) and "25B2" in laws
+    # A pass at LHO's turn after an earlier call still cites 30B2.
+    walk = answer(
+        "call-out-of-rotation", {"what-call": "pass", "whose-turn": "lho-again"}, until="change-of-call/intent"
+    )
+    assert note(walk, "change-of-call-pass").laws == ("30B2",)
