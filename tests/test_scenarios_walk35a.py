@@ -76,3 +76,13 @@ def test_a_later_bid_at_lhos_turn_cites_31c_alone_and_says_which_call_is_changed
         "call-out-of-rotation", {"what-call": "pass", "whose-turn": "lho-again"}, until="change-of-call/intent"
     )
     assert note(walk, "change-of-call-pass").laws == ("30B2",)
+
+
+def test_dummy_who_watched_and_then_pointed_out_an_established_revoke_gets_no_trick_transfer() -> None:
+    # Walk 60, #11: dummy had walked round to watch, then told declarer West had revoked two tricks earlier; NS
+    # wanted the usual transfer. The example spoke only of a revoke not yet established.
+    base = {"what-happened": "defender-irregularity", "defender-rights": "yes"}
+    for gained in ("yes", "no"):
+        walk = answer("dummy-rights", base | {"defender-end": gained})
+        assert "an established revoke" in ruling_text(walk) and "transfers no tricks" in ruling_text(walk)
+        assert laws_applied(walk)[0] == "43B3"
