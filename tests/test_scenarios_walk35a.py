@@ -86,3 +86,15 @@ def test_dummy_who_watched_and_then_pointed_out_an_established_revoke_gets_no_tr
         walk = answer("dummy-rights", base | {"defender-end": gained})
         assert "an established revoke" in ruling_text(walk) and "transfers no tricks" in ruling_text(walk)
         assert laws_applied(walk)[0] == "43B3"
+
+
+def test_a_deemed_revoke_on_a_defective_trick_quotes_67b1_once() -> None:
+    # Walk 60, #12: trick 8 held three cards; the ruling quoted 67B1 with its (a) and (b), then 67B1(a) and 67B1(b).
+    for has_suit in ("yes", "no"):
+        walk = answer(
+            "defective-trick",
+            {"when": "yes", "found": "no-card", "has-suit": has_suit, "won-later": "yes", "equity": "no"},
+        )
+        laws = laws_applied(walk)
+        assert laws == ("67B1", "64A2"), laws
+        assert "one trick is transferred" in ruling_text(walk)
