@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from conftest import answer, laws_applied, note, ruling_text
 
+from bot.dialogs import load_charts
+from bot.dialogs.facts import Description, answer_from
+from bot.dialogs.model import Question
+
 
 def test_a_played_board_moved_on_early_by_the_wrong_player_has_its_own_answer() -> None:
     # Walk 61, #38 (WRONG): an East-West player carried the board, already played, to the next table, where the
@@ -98,3 +102,16 @@ def test_a_deemed_revoke_on_a_defective_trick_quotes_67b1_once() -> None:
         laws = laws_applied(walk)
         assert laws == ("67B1", "64A2"), laws
         assert "one trick is transferred" in ruling_text(walk)
+
+
+def test_an_alleged_undisclosed_agreement_after_a_fielded_psych_is_asked_not_taken_as_given() -> None:
+    # Walk 60, #14: "NS claimed the pair had an undisclosed agreement" answered "Agreement not disclosed", a path that
+    # takes the agreement as given and never asks whether partner had more reason to expect the psych (40C1).
+    chart = load_charts()["partnership-understandings"]
+    node = chart.nodes["what"]
+    assert isinstance(node, Question)
+    for told in ("NS claimed the pair had an undisclosed agreement", "NS alleged an undisclosed agreement"):
+        text = f"West opened 1S in third seat on 5 HCP and East passed with 16. {told}."
+        assert answer_from(Description(text), chart, node) != "not-disclosed", told
+    # Stated as a fact, it still answers.
+    assert answer_from(Description("Their 2D was an undisclosed agreement."), chart, node) == "not-disclosed"
