@@ -1324,7 +1324,7 @@ def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_
         "wrong-number-of-cards",
         {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "restored-card/also": "none"},
     )
-    assert state.rulings[-1].node == "restored"
+    assert state.rulings[-1].node == "restored-found"  # walk 60 #7: the card found, not replaced
     assert "if play has ended, the result stands" in state.rulings[-1].text
 
 
