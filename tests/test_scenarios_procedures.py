@@ -555,7 +555,7 @@ def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered(
     # 92B: a trick count disputed by e-mail the next morning was rescored under 79B3 with no time question (the
     # seventh walk's wrong ruling).
     late = {"what": "tricks", "from-claim": "no", "called-in-round": "no"}
-    state = answer("scoring-error", {**late, "request-time": "no"})
+    state = answer("scoring-error", {**late, "request-time": "no", "request-late": "no"})
     assert "score stands as entered" in state.rulings[-1].text and state.rulings[-1].laws == ("79B3", "92B")
     in_time = answer("scoring-error", {**late, "request-time": "yes", "convinced": "yes"})
     assert "changed to that result for both sides" in in_time.rulings[-1].text

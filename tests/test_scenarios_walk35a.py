@@ -115,3 +115,15 @@ def test_an_alleged_undisclosed_agreement_after_a_fielded_psych_is_asked_not_tak
         assert answer_from(Description(text), chart, node) != "not-disclosed", told
     # Stated as a fact, it still answers.
     assert answer_from(Description("Their 2D was an undisclosed agreement."), chart, node) == "not-disclosed"
+
+
+def test_tricks_disputed_after_the_time_for_a_ruling_may_still_be_corrected_under_79c2() -> None:
+    # Walk 60, #16, branch: the trick count was disputed only the next day; the score stood as entered (92B) with no
+    # word of 79C2, which lets the Director correct a scoring error after the Correction Period.
+    late = {"what": "tricks", "from-claim": "no", "called-in-round": "no", "request-time": "no"}
+    walk = answer("scoring-error", late, until="request-late")
+    assert "79C2" in walk.node.laws and "beyond reasonable doubt" in walk.node.ask
+    walk = answer("scoring-error", late | {"request-late": "yes"})
+    assert "corrected after the Correction Period" in ruling_text(walk) and laws_applied(walk)[0] == "79C2"
+    walk = answer("scoring-error", late | {"request-late": "no"})
+    assert "score stands as entered" in ruling_text(walk)
