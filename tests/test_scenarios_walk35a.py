@@ -127,3 +127,24 @@ def test_tricks_disputed_after_the_time_for_a_ruling_may_still_be_corrected_unde
     assert "corrected after the Correction Period" in ruling_text(walk) and laws_applied(walk)[0] == "79C2"
     walk = answer("scoring-error", late | {"request-late": "no"})
     assert "score stands as entered" in ruling_text(walk)
+
+
+def test_a_misbidder_using_partners_correct_explanation_is_ruled_under_75a() -> None:
+    # Walk 61, #28, branch: the misbidder "woke up" from partner's explanation; the adjusted score cited 16B1 and
+    # 12C1 but named 75A, which makes that knowledge unauthorized, only in the question.
+    walk = answer(
+        "misinformation",
+        {
+            "agreement": "call",
+            "mistaken-call": "yes",
+            "unauthorised-information/play-ended": "yes",
+            "unauthorised-information/suggested": "yes",
+            "unauthorised-information/logical-alternative": "yes",
+            "adjusted-score/damaged": "yes",
+            "adjusted-score/contest": "pairs",
+            "adjusted-score/can-assign": "single",
+            "adjusted-score/self-inflicted": "no",
+        },
+    )
+    assert "knows that their call was misinterpreted" in ruling_text(walk)
+    assert "75A" in laws_applied(walk) and "ASSIGNED adjusted score" in ruling_text(walk)
