@@ -148,3 +148,10 @@ def test_a_misbidder_using_partners_correct_explanation_is_ruled_under_75a() -> 
     )
     assert "knows that their call was misinterpreted" in ruling_text(walk)
     assert "75A" in laws_applied(walk) and "ASSIGNED adjusted score" in ruling_text(walk)
+
+
+def test_a_twelfth_trick_revoke_by_declarer_is_told_that_declarers_card_is_replaced_freely() -> None:
+    # Walk 61, #29: declarer ruffed a club at trick 12 holding one; the ruling read only the defender's variant.
+    walk = answer("revoke", {"what-happened": "revoke", "trick-twelve": "yes", "twelve-hands": "no"})
+    assert "Declarer's or dummy's card is replaced without further rectification" in ruling_text(walk)
+    assert laws_applied(walk)[:2] == ("62D1", "62B2")
