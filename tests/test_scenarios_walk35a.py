@@ -155,3 +155,22 @@ def test_a_twelfth_trick_revoke_by_declarer_is_told_that_declarers_card_is_repla
     walk = answer("revoke", {"what-happened": "revoke", "trick-twelve": "yes", "twelve-hands": "no"})
     assert "Declarer's or dummy's card is replaced without further rectification" in ruling_text(walk)
     assert laws_applied(walk)[:2] == ("62D1", "62B2")
+
+
+def test_an_honour_dropped_by_accident_is_told_it_is_a_major_penalty_card() -> None:
+    # Walk 61, #32: the ♠Q dropped face up; "is the queen treated differently from a low card?" The ruling never
+    # said "major penalty card" nor cited 50B, which the minor card's ruling does.
+    walk = answer(
+        "penalty-card",
+        {
+            "situation": "new-card",
+            "which-card": "honour",
+            "how-many": "one",
+            "major-who-next": "partner-leads",
+            "major-declarer-choice": "require",
+        },
+    )
+    assert "It is a major penalty card: any card of honour rank is one, even when it was exposed by accident" in (
+        ruling_text(walk)
+    )
+    assert "50B" in laws_applied(walk)
