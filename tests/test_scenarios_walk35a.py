@@ -174,3 +174,12 @@ def test_an_honour_dropped_by_accident_is_told_it_is_a_major_penalty_card() -> N
         ruling_text(walk)
     )
     assert "50B" in laws_applied(walk)
+
+
+def test_a_reminder_for_a_discourteous_remark_names_the_penalties_the_director_could_give() -> None:
+    # Walk 61, #36: "clueless", heard by the whole section; the Director only had a word. "Shouldn't the TD do
+    # something stronger?" The reminder never said a disciplinary (91A) or procedural (90A) penalty was open to him.
+    walk = answer("tempo-and-conduct", {"what": "conduct", "conduct": "minor"})
+    text = ruling_text(walk)
+    assert "This is a reminder" in text and "disciplinary penalty in points (a decision that is final)" in text
+    assert {"91A", "90A"} <= set(laws_applied(walk)) and laws_applied(walk)[0] == "74A1"
