@@ -1211,7 +1211,7 @@ def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregular
     assert state.finished and state.rulings[-1].chart == "call-out-of-rotation"
     assert state.rulings[-1].laws == ("29A",)
     laws = Engine(load_charts()).ruling_laws(state)
-    assert laws == ("85A1", "29A")
+    assert laws == ("85A1", "85A2", "29A")  # walk 61 #40: rules on the facts found as in Law 84 (85A2)
 
 
 def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_call_chart() -> None:

@@ -183,3 +183,29 @@ def test_a_reminder_for_a_discourteous_remark_names_the_penalties_the_director_c
     text = ruling_text(walk)
     assert "This is a reminder" in text and "disciplinary penalty in points (a decision that is final)" in text
     assert {"91A", "90A"} <= set(laws_applied(walk)) and laws_applied(walk)[0] == "74A1"
+
+
+def test_a_hesitation_found_under_disputed_facts_is_not_asked_again_and_cites_85a2() -> None:
+    # Walk 61, #40, branch: the Director found there was a hesitation; the unauthorized-information chart asked
+    # again whether partner made information available, and the ruling never cited 85A2.
+    found = {"facts-agreed": "no", "determined": "yes", "which-irregularity": "unauthorised-information"}
+    walk = answer(
+        "disputed-facts",
+        found | {"unauthorised-information/ask-source": "partner"},
+        until="unauthorised-information/play-ended",
+    )
+    assert "partner-facts" not in [node for _, node in walk.trail]
+    walk = answer(
+        "disputed-facts",
+        found
+        | {
+            "unauthorised-information/ask-source": "partner",
+            "unauthorised-information/play-ended": "yes",
+            "unauthorised-information/suggested": "yes",
+            "unauthorised-information/logical-alternative": "no",
+        },
+    )
+    assert "rules on them as on agreed facts" in ruling_text(walk) and "85A2" in laws_applied(walk)
+    # Started on its own, the unauthorized-information chart still asks it.
+    walk = answer("unauthorised-information", {"ask-source": "partner"}, until="partner-facts")
+    assert walk.node.id == "partner-facts"
