@@ -209,3 +209,12 @@ def test_a_hesitation_found_under_disputed_facts_is_not_asked_again_and_cites_85
     # Started on its own, the unauthorized-information chart still asks it.
     walk = answer("unauthorised-information", {"ask-source": "partner"}, until="partner-facts")
     assert walk.node.id == "partner-facts"
+
+
+def test_a_team_board_unplayed_for_a_missing_card_is_reminded_of_law_14a() -> None:
+    # Walk 61, #42: a card missing at one table, so the board went unplayed and was scored under 86B3; nothing said
+    # that the Director searches for it and reconstructs the deal with another pack (14A).
+    walk = answer("team-events", {}, until="what")
+    assert "reconstructs the deal with another pack" in walk.node.help and "14A" in walk.node.help
+    walk = answer("team-events", {"what": "redeal", "why-redeal": "cards"}, until="wrong-number-of-cards/what-wrong")
+    assert walk.chart.id == "wrong-number-of-cards"
