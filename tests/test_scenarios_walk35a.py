@@ -218,3 +218,15 @@ def test_a_team_board_unplayed_for_a_missing_card_is_reminded_of_law_14a() -> No
     assert "reconstructs the deal with another pack" in walk.node.help and "14A" in walk.node.help
     walk = answer("team-events", {"what": "redeal", "why-redeal": "cards"}, until="wrong-number-of-cards/what-wrong")
     assert walk.chart.id == "wrong-number-of-cards"
+
+
+def test_a_premature_play_found_only_after_play_went_on_offers_no_57a_choice() -> None:
+    # Walk 61, #39, branch: after declarer's lead from the wrong hand the defender on its right played before
+    # partner (53C), and the Director was called at the end of the hand; the chart offered 57A's choices anyway.
+    walk = answer(
+        "play-after-illegal-play",
+        {"who": "rho-defender", "rho-proper-lead": "played-to-it", "premature-play/both-hands": "played-on"},
+    )
+    text = ruling_text(walk)
+    assert "can no longer be applied" in text and "may be forfeited" in text
+    assert {"53C", "57A", "11A"} <= set(laws_applied(walk))
