@@ -101,8 +101,9 @@ def test_dummys_card_pushed_out_for_an_unclear_call_is_no_longer_two_true_answer
     labels = {o.id: o.label for o in load_charts()["card-from-dummy"].nodes["what-happened"].options}
     assert "dummy has placed no card" in labels["unclear"] and "unclearly" in labels["wrong-card"]
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
-    walk = answer("card-from-dummy", told, until="incontrovertible")
-    assert "Dummy's card must be withdrawn" in ruling_text(walk)
+    walk = answer("card-from-dummy", told | {"incontrovertible": "no", "what-said": "suit", "suit-only": "yes"})
+    # Walk 60, #21: withdrawn only when it is not the card Law 46B makes of "club" (the lowest club).
+    assert "If dummy placed another card, it must be withdrawn" in ruling_text(walk)
 
 
 def test_dummy_both_lho_and_on_lead_is_told_either_answer_fits() -> None:

@@ -230,3 +230,18 @@ def test_a_premature_play_found_only_after_play_went_on_offers_no_57a_choice() -
     text = ruling_text(walk)
     assert "can no longer be applied" in text and "may be forfeited" in text
     assert {"53C", "57A", "11A"} <= set(laws_applied(walk))
+
+
+def test_dummy_playing_the_card_46b_designates_after_a_spade_is_not_withdrawn() -> None:
+    # Walk 60, #21 (WRONG): "play a spade" from ♠K3, dummy played the ♠3 and East won with the ♠Q; declarer meant the
+    # king. The ♠3 is the card 46B2 designates, yet the note withdrew it "either way" and let East take back his ♠Q.
+    told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
+    walk = answer("card-from-dummy", told | {"incontrovertible": "no", "what-said": "suit", "suit-only": "yes"})
+    text = ruling_text(walk)
+    assert "Dummy's card must be withdrawn" not in text
+    assert text.index("lowest card of the suit named") < text.index("If dummy placed that card, it is played")
+    assert "nothing is withdrawn" in text and laws_applied(walk)[0] == "46B2"
+    # Declarer's intention for the king beyond doubt: the ♠3 is another card, withdrawn, and East may change.
+    walk = answer("card-from-dummy", told | {"incontrovertible": "yes"})
+    assert "incontrovertibly intended is played" in ruling_text(walk)
+    assert "If dummy placed another card, it must be withdrawn" in ruling_text(walk) and "45D1" in laws_applied(walk)
