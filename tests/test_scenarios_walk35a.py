@@ -170,9 +170,7 @@ def test_an_honour_dropped_by_accident_is_told_it_is_a_major_penalty_card() -> N
             "major-declarer-choice": "require",
         },
     )
-    assert "It is a major penalty card: any card of honour rank is one, even when it was exposed by accident" in (
-        ruling_text(walk)
-    )
+    assert "Any card of honour rank is a major penalty card, even one exposed by accident" in (ruling_text(walk))
     assert "50B" in laws_applied(walk)
 
 
@@ -245,3 +243,36 @@ def test_dummy_playing_the_card_46b_designates_after_a_spade_is_not_withdrawn() 
     walk = answer("card-from-dummy", told | {"incontrovertible": "yes"})
     assert "incontrovertibly intended is played" in ruling_text(walk)
     assert "If dummy placed another card, it must be withdrawn" in ruling_text(walk) and "45D1" in laws_applied(walk)
+
+
+def test_a_defenders_revoke_corrected_after_partners_question_says_the_question_was_allowed() -> None:
+    # Walk 60, #25: West asked East "none?" and East replaced his diamond with a club; the ruling never said that
+    # defenders may ask each other (61B3). Walks 60 #22/#25 and 61 #35: 50D was quoted beside 50D1(a), (b) and 50D2.
+    walk = answer(
+        "revoke",
+        {
+            "what-happened": "revoke",
+            "trick-twelve": "no",
+            "established": "no",
+            "who-revoked": "defender",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-who-next": "offender-plays",
+        },
+    )
+    assert "the defenders may ask declarer and each other" in ruling_text(walk) and "61B3" in laws_applied(walk)
+    assert "50D" not in laws_applied(walk) and "50D1(a)" in laws_applied(walk)
+
+
+def test_a_defender_who_replaced_a_played_card_is_not_quoted_law_50_whole() -> None:
+    # Walk 60, #22: Law 50 was quoted whole, then 50A, 50D1(a), 50D1(b), 50D2 again.
+    walk = answer(
+        "retraction-of-card-played",
+        {
+            "why": "defender-replaced",
+            "penalty-card/which-card": "honour",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-who-next": "offender-plays",
+        },
+    )
+    laws = laws_applied(walk)
+    assert "50" not in laws and "50D" not in laws and {"49", "50B", "50D1(a)"} <= set(laws)
