@@ -276,3 +276,12 @@ def test_a_defender_who_replaced_a_played_card_is_not_quoted_law_50_whole() -> N
     )
     laws = laws_applied(walk)
     assert "50" not in laws and "50D" not in laws and {"49", "50B", "50D1(a)"} <= set(laws)
+
+
+def test_a_card_put_down_in_turn_at_the_same_moment_as_a_lead_is_checked_for_a_revoke() -> None:
+    # Walk 60, #20, branch: West, next in turn, faced the ♦3 as dummy led the ♣10; by 58A it is his play to a club
+    # trick, and "No rectification" was ruled without asking whether West held a club.
+    base = {"what": "two-players", "second-card": "in-turn"}
+    assert "No rectification" in ruling_text(answer("simultaneous-plays", base | {"in-turn-follows": "yes"}))
+    walk = answer("simultaneous-plays", base | {"in-turn-follows": "no"}, until="revoke/trick-twelve")
+    assert walk.chart.id == "revoke" and "is a revoke" in note(walk, "in-turn-revoke").text
