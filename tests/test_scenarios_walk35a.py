@@ -285,3 +285,10 @@ def test_a_card_put_down_in_turn_at_the_same_moment_as_a_lead_is_checked_for_a_r
     assert "No rectification" in ruling_text(answer("simultaneous-plays", base | {"in-turn-follows": "yes"}))
     walk = answer("simultaneous-plays", base | {"in-turn-follows": "no"}, until="revoke/trick-twelve")
     assert walk.chart.id == "revoke" and "is a revoke" in note(walk, "in-turn-revoke").text
+
+
+def test_a_declaring_side_call_after_the_final_pass_is_authorized_for_the_opening_leader() -> None:
+    # Walk 61, #46: declarer's double after 4♥ P P P was cancelled; "is my partner, on lead, restricted by what he
+    # saw?" The ruling said only that it was unauthorized for the offender's partner.
+    walk = answer("inadmissible-call", {"what": "after-final", "after-final": "no"})
+    assert "authorized for the other side" in ruling_text(walk) and "16C1" in laws_applied(walk)
