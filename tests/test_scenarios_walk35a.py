@@ -292,3 +292,12 @@ def test_a_declaring_side_call_after_the_final_pass_is_authorized_for_the_openin
     # saw?" The ruling said only that it was unauthorized for the offender's partner.
     walk = answer("inadmissible-call", {"what": "after-final", "after-final": "no"})
     assert "authorized for the other side" in ruling_text(walk) and "16C1" in laws_applied(walk)
+
+
+def test_a_face_down_lead_turned_over_during_partners_questions_has_its_own_answer() -> None:
+    # Walk 61, #47: the lead was made face down and faced while partner was still asking; the nearest answer ruled
+    # that "leading face up broke the procedure of Law 41A".
+    walk = answer("start-of-play", {"what-happened": "faced-too-soon"})
+    text = ruling_text(walk)
+    assert "The opening lead stands" in text and "while partner was still asking" in text
+    assert "Leading face up" not in text and laws_applied(walk)[0] == "41C" and "90A" in laws_applied(walk)
