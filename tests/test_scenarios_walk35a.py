@@ -301,3 +301,14 @@ def test_a_face_down_lead_turned_over_during_partners_questions_has_its_own_answ
     text = ruling_text(walk)
     assert "The opening lead stands" in text and "while partner was still asking" in text
     assert "Leading face up" not in text and laws_applied(walk)[0] == "41C" and "90A" in laws_applied(walk)
+
+
+def test_an_incomplete_explanation_found_after_play_says_a_known_tendency_must_be_disclosed() -> None:
+    # Walk 61, #43: 1♣ "11-14 balanced", sometimes opened on 10 with a good major; the ruling never said whether
+    # that tendency must be disclosed (40A1(a), 40B5(a), 40C1).
+    walk = answer(
+        "partnership-understandings",
+        {"what": "not-disclosed", "how-undisclosed": "yes", "mi-when": "after-play", "mi-damage": "no"},
+    )
+    assert "a tendency partner knows of" in ruling_text(walk) and "must be disclosed" in ruling_text(walk)
+    assert {"40B5(a)", "40C1"} <= set(laws_applied(walk))
