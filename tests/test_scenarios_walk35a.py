@@ -7,6 +7,7 @@ from conftest import answer, laws_applied, note, ruling_text
 from bot.dialogs import load_charts
 from bot.dialogs.facts import Description, answer_from
 from bot.dialogs.model import Question
+from bot.laws.summaries import load_cases
 
 
 def test_a_played_board_moved_on_early_by_the_wrong_player_has_its_own_answer() -> None:
@@ -312,3 +313,11 @@ def test_an_incomplete_explanation_found_after_play_says_a_known_tendency_must_b
     )
     assert "a tendency partner knows of" in ruling_text(walk) and "must be disclosed" in ruling_text(walk)
     assert {"40B5(a)", "40C1"} <= set(laws_applied(walk))
+
+
+def test_the_suspension_card_says_a_ban_beyond_the_session_is_not_the_directors() -> None:
+    # Walk 61, #50: the club committee wanted to suspend a member for a month; the card stated 91A and 91B but never
+    # said that a ban longer than the session is outside the Director's powers (80B2(d), 80B2(f)).
+    case = next(c for c in load_cases() if c.id == "director-discipline")
+    assert "A suspension beyond the current session is not among the Director's powers" in case.answer.text
+    assert {"91A", "80B2(d)", "80B2(f)"} <= set(case.answer.laws)
