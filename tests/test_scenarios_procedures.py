@@ -555,7 +555,7 @@ def test_tricks_disputed_after_the_time_for_a_ruling_leave_the_score_as_entered(
     # 92B: a trick count disputed by e-mail the next morning was rescored under 79B3 with no time question (the
     # seventh walk's wrong ruling).
     late = {"what": "tricks", "from-claim": "no", "called-in-round": "no"}
-    state = answer("scoring-error", {**late, "request-time": "no"})
+    state = answer("scoring-error", {**late, "request-time": "no", "request-late": "no"})
     assert "score stands as entered" in state.rulings[-1].text and state.rulings[-1].laws == ("79B3", "92B")
     in_time = answer("scoring-error", {**late, "request-time": "yes", "convinced": "yes"})
     assert "changed to that result for both sides" in in_time.rulings[-1].text
@@ -1211,7 +1211,7 @@ def test_disputed_facts_once_established_hand_over_to_the_chart_of_the_irregular
     assert state.finished and state.rulings[-1].chart == "call-out-of-rotation"
     assert state.rulings[-1].laws == ("29A",)
     laws = Engine(load_charts()).ruling_laws(state)
-    assert laws == ("85A1", "29A")
+    assert laws == ("85A1", "85A2", "29A")  # walk 61 #40: rules on the facts found as in Law 84 (85A2)
 
 
 def test_a_disputed_change_of_call_once_established_hands_over_to_the_change_of_call_chart() -> None:
@@ -1324,7 +1324,7 @@ def test_a_missing_card_found_after_play_and_owed_to_no_trick_leaves_the_result_
         "wrong-number-of-cards",
         {"what-wrong": "too-few", "short-when": "yes", "after-found": "elsewhere", "restored-card/also": "none"},
     )
-    assert state.rulings[-1].node == "restored"
+    assert state.rulings[-1].node == "restored-found"  # walk 60 #7: the card found, not replaced
     assert "if play has ended, the result stands" in state.rulings[-1].text
 
 

@@ -82,7 +82,7 @@ def test_a_defender_who_snatched_back_a_played_card_and_faced_an_honour_gets_the
     walk = answer("retraction-of-card-played", told | {"penalty-card/major-who-next": "offender-plays"})
     text = ruling_text(walk)
     assert "The card stays played" in text and "It is a major penalty card" in text
-    assert {"47F2", "49", "50", "50D1(a)"} <= set(laws_applied(walk))
+    assert {"47F2", "49", "50B", "50D1(a)"} <= set(laws_applied(walk))  # walk 60 #22: not Law 50 whole
     # Declarer's change of mind still ends in one answer.
     assert answer("retraction-of-card-played", {"why": "changed-mind"}).rulings[-1].node == "changed-mind"
 
@@ -101,8 +101,9 @@ def test_dummys_card_pushed_out_for_an_unclear_call_is_no_longer_two_true_answer
     labels = {o.id: o.label for o in load_charts()["card-from-dummy"].nodes["what-happened"].options}
     assert "dummy has placed no card" in labels["unclear"] and "unclearly" in labels["wrong-card"]
     told = {"what-happened": "wrong-card", "next-trick": "no", "declarer-named": "incomplete"}
-    walk = answer("card-from-dummy", told, until="incontrovertible")
-    assert "Dummy's card must be withdrawn" in ruling_text(walk)
+    walk = answer("card-from-dummy", told | {"incontrovertible": "no", "what-said": "suit", "suit-only": "yes"})
+    # Walk 60, #21: withdrawn only when it is not the card Law 46B makes of "club" (the lowest club).
+    assert "If dummy placed another card, it must be withdrawn" in ruling_text(walk)
 
 
 def test_dummy_both_lho_and_on_lead_is_told_either_answer_fits() -> None:
