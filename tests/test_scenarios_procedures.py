@@ -1356,7 +1356,7 @@ def test_a_wrong_board_the_director_moved_gives_average_plus_and_the_players_fau
     played = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
     moved = answer("wrong-board", {**played, "who-at-fault": "director"})
     assert "AVERAGE PLUS" in moved.rulings[-1].text and moved.rulings[-1].laws == ("15B3", "12C2(a)", "12C2(c)")
-    players = {**played, "who-at-fault": "players", "adjusted-score/contest-artificial": "pairs"}
+    players = {**played, "who-at-fault": "players"}  # the form of contest is not asked again (walk 63 #83)
     asked = answer("wrong-board", players, until="adjusted-score/artificial-fault")
     assert asked.chart.id == "adjusted-score"
     from_error = {"what": "procedure", "procedure": "wrong-board"}

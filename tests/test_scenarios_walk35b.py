@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from conftest import answer, laws_applied, ruling_text
 
+from bot.dialogs import load_charts
+
 
 def test_a_face_down_lead_beside_a_faced_opening_lead_out_of_turn_is_retracted_in_the_ruling() -> None:
     # Walk 62, #64: RHO faced the ♠K while LHO, the correct leader, had led face down; the ruling never said that
@@ -27,3 +29,53 @@ def test_a_face_down_lead_beside_a_faced_opening_lead_out_of_turn_is_retracted_i
     # Without a face-down lead nothing is said of one.
     plain = answer("opening-lead-out-of-turn", told | {"who-led": "defender", "declarer-options": "accept"})
     assert "face-down" not in ruling_text(plain) and "56A" not in laws_applied(plain)
+
+
+def test_a_wrong_board_cancelled_asks_the_form_of_contest_once_and_reads_no_slow_play_paragraph() -> None:
+    # Walk 63, #83, branch: "pairs or individual event, or a team match?" was asked by the wrong-board chart and
+    # "What form of contest?" again by the adjusted-score chart, whose ruling then spoke of late arrival and slow
+    # play (90B1, 90B2), which had nothing to do with a wrong board.
+    told = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
+    walk = answer("wrong-board", told | {"who-at-fault": "players", "adjusted-score/artificial-fault": "both-partly"})
+    assert ("adjusted-score", "contest-artificial") not in walk.trail
+    text = ruling_text(walk)
+    assert "At pairs that is 50% of the matchpoints each" in text
+    assert "arrived late" not in text and "breach of correct procedure" in text
+    assert "90A" in laws_applied(walk) and not {"90B1", "90B2"} & set(laws_applied(walk))
+    # An individual event is told its own paragraph (12C3), still with no question of the form of contest.
+    single = answer(
+        "wrong-board",
+        told | {"wrong-board-event": "individual", "who-at-fault": "players"},
+        until="adjusted-score/artificial-fault",
+    )
+    assert single.chart.id == "adjusted-score"
+
+
+def test_four_hands_seen_at_another_table_warn_that_moving_players_cures_one_hand_only() -> None:
+    # Walk 62, #55: North saw all four hands of board 8; "Move players" was offered with no caution, and the
+    # adjusted score awarded at once read the slow-play paragraph (90B1, 90B2).
+    chart = load_charts()["unauthorised-information"]
+    assert "information about one hand only" in (chart.nodes["remedy"].help or "")
+    told = {"ask-source": "other", "other-when": "before-call", "interfere": "yes", "remedy": "adjust"}
+    walk = answer(
+        "unauthorised-information",
+        told | {"adjusted-score/contest-artificial": "pairs", "adjusted-score/artificial-fault": "partly-one"},
+    )
+    text = ruling_text(walk)
+    assert "arrived late" not in text and "breach of correct procedure made the board unplayable" in text
+    assert "16D2(d)" in laws_applied(walk) and "90B2" not in laws_applied(walk)
+    # A board no one could play for lateness, chosen in the adjusted-score chart itself, still reads it.
+    direct = answer(
+        "adjusted-score",
+        {"in-time": "yes", "ask-reason": "no-result", "contest-artificial": "pairs", "artificial-fault": "one-side"},
+    )
+    assert "arrived late" in ruling_text(direct)
+
+
+def test_the_law_15a3_question_says_which_cancelled_call_to_compare() -> None:
+    # Walk 62, #53: South called twice with board 13's cards; the question spoke of one "original, cancelled call".
+    walk = answer(
+        "wrong-board", {"what-happened": "wrong-cards", "partner-called": "yes"}, until="other-board-after-adjust"
+    )
+    node = walk.chart.nodes["other-board-after-adjust"]
+    assert "the first one made with those cards" in node.ask and "called more than once" in (node.help or "")
