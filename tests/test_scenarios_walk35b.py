@@ -79,3 +79,11 @@ def test_the_law_15a3_question_says_which_cancelled_call_to_compare() -> None:
     )
     node = walk.chart.nodes["other-board-after-adjust"]
     assert "the first one made with those cards" in node.ask and "called more than once" in (node.help or "")
+
+
+def test_a_player_who_turned_over_their_own_quitted_cards_gets_the_same_consequences_as_for_others() -> None:
+    # Walk 62, #58: East turned over his own quitted cards of earlier tricks; the ruling only restated the 66C ban.
+    walk = answer("tricks-and-inspection", {"what": "own-inspected"}, until="adjusted-score/damaged")
+    text = " ".join(note.text for note in walk.passed)
+    assert "the player's own cards included" in text and "procedural penalty" in text
+    assert "unauthorized information" in text and ("tricks-and-inspection", "inspected-park") in walk.trail
