@@ -105,3 +105,28 @@ def test_walk_me_through_law_16_or_6_opens_the_chart_about_that_law() -> None:
     assert walk_offer(replies.follow(Act.TOPIC, "l:16")) == ["unauthorised-information"]
     assert walk_offer(replies.follow(Act.TOPIC, "l:6")) == ["wrong-board"]
     assert walk_offer(replies.follow(Act.TOPIC, "a:shuffle-and-deal")) == ["wrong-board"]
+
+
+def test_an_early_lead_when_another_hand_wins_the_trick_is_ruled_a_lead_out_of_turn() -> None:
+    # Walks 62 #65 and 63 #97: a defender led to trick 10 before partner played to trick 9, declarer having played
+    # from both hands; the ruling read aloud "The card stands as played" whoever won trick 9, and the lead out of
+    # turn was left to a note for the director.
+    told = {"what": "before-partner", "both-hands": "yes"}
+    won = answer("premature-play", told | {"early-card": "offender-won"})
+    assert "the card stands as that lead" in ruling_text(won) and laws_applied(won)[:2] == ("57C1", "44G")
+    refused = answer(
+        "premature-play",
+        told
+        | {
+            "early-card": "partner-won",
+            "early-choice": "refuse",
+            "penalty-card/how-many": "one",
+            "penalty-card/major-declarer-choice": "neither",
+        },
+    )
+    text = ruling_text(refused)
+    assert "is a lead out of turn" in text and "it becomes a major penalty card" in text
+    assert {"57C1", "44G", "56B", "50D"} <= set(laws_applied(refused))
+    accepted = answer("premature-play", told | {"early-card": "declarer-won", "early-choice": "accept"})
+    assert "Declarer accepts the lead out of turn" in ruling_text(accepted)
+    assert "stands as played" not in ruling_text(accepted)
