@@ -130,3 +130,16 @@ def test_an_early_lead_when_another_hand_wins_the_trick_is_ruled_a_lead_out_of_t
     accepted = answer("premature-play", told | {"early-card": "declarer-won", "early-choice": "accept"})
     assert "Declarer accepts the lead out of turn" in ruling_text(accepted)
     assert "stands as played" not in ruling_text(accepted)
+
+
+def test_a_call_slammed_down_with_a_sigh_is_dealt_with_as_well_as_the_information_it_gave() -> None:
+    # Walk 62, #67: North passed slowly with an exaggerated sigh and slammed the card down; the UI ruling never
+    # dealt with North's own manner (73A2) nor a warning or procedural penalty (90A).
+    told = {"ask-source": "partner", "partner-facts": "manner", "play-ended": "yes", "suggested": "no"}
+    walk = answer("unauthorised-information", told)
+    text = ruling_text(walk)
+    assert "should be made without undue emphasis, mannerism or inflection" in text and "procedural penalty" in text
+    assert {"73A2", "90A"} <= set(laws_applied(walk)) and walk.rulings[-1].node == "not-suggested"
+    # A hesitation alone is no breach of procedure: nothing is said of one.
+    plain = answer("unauthorised-information", told | {"partner-facts": "yes"})
+    assert "mannerism" not in ruling_text(plain) and "73A2" not in laws_applied(plain)
