@@ -143,3 +143,12 @@ def test_a_call_slammed_down_with_a_sigh_is_dealt_with_as_well_as_the_informatio
     # A hesitation alone is no breach of procedure: nothing is said of one.
     plain = answer("unauthorised-information", told | {"partner-facts": "yes"})
     assert "mannerism" not in ruling_text(plain) and "73A2" not in laws_applied(plain)
+
+
+def test_correcting_a_fourteen_card_hand_mid_play_says_how() -> None:
+    # Walk 63, #82: "the deal is corrected" gave the Director no word on which card goes where, or what to do when
+    # the surplus card has already been played.
+    node = load_charts()["wrong-number-of-cards"].nodes["correctable"]
+    help_text = node.help or ""
+    assert "giving the surplus card back to the hand short of it" in help_text
+    assert "already played that card" in help_text and "Director's judgement" in help_text
