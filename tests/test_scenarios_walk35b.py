@@ -152,3 +152,17 @@ def test_correcting_a_fourteen_card_hand_mid_play_says_how() -> None:
     help_text = node.help or ""
     assert "giving the surplus card back to the hand short of it" in help_text
     assert "already played that card" in help_text and "Director's judgement" in help_text
+
+
+def test_an_unintended_double_replaced_under_25a1_is_still_unauthorized_for_partner() -> None:
+    # Walk 63, #85, branch: partner's slip doubled our own 1♥ and was replaced under 25A1; the ruling lifted the
+    # lead restrictions but never said the withdrawn double is unauthorized for partner (16C2), nor that an
+    # intended call that is itself inadmissible is ruled under Laws 35 to 39.
+    told = {"what": "double", "double-when": "auction", "double-intended": "unintended"}
+    walk = answer(
+        "inadmissible-call", told | {"change-of-call/partner-called": "no", "change-of-call/lho-called": "no"}
+    )
+    text = ruling_text(walk)
+    assert "withdrawn unintended call is unauthorized for the player's partner" in text
+    assert "Laws 35 to 39 if it is itself inadmissible" in text and "There are no lead restrictions" in text
+    assert {"25A1", "16C2"} <= set(laws_applied(walk))
