@@ -166,3 +166,13 @@ def test_an_unintended_double_replaced_under_25a1_is_still_unauthorized_for_part
     assert "withdrawn unintended call is unauthorized for the player's partner" in text
     assert "Laws 35 to 39 if it is itself inadmissible" in text and "There are no lead restrictions" in text
     assert {"25A1", "16C2"} <= set(laws_applied(walk))
+
+
+def test_a_player_piling_up_played_cards_during_play_is_told_law_65_and_may_be_penalized() -> None:
+    # Walk 62, #75: West kept tossing his played cards onto one pile; the only answer was a trick count disputed
+    # at the end of play, with no word on 65A-65C, no instruction and no procedural penalty.
+    walk = answer("tricks-and-inspection", {"what": "disorder"})
+    text = ruling_text(walk)
+    assert "in an orderly overlapping row in the order played" in text and "from now on" in text
+    assert "procedural penalty" in text and "jeopardizes the right to claim ownership of doubtful tricks" in text
+    assert {"65A", "65C", "65D", "90A"} <= set(laws_applied(walk)) and laws_applied(walk)[0] == "65A"
