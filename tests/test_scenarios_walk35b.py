@@ -176,3 +176,12 @@ def test_a_player_piling_up_played_cards_during_play_is_told_law_65_and_may_be_p
     assert "in an orderly overlapping row in the order played" in text and "from now on" in text
     assert "procedural penalty" in text and "jeopardizes the right to claim ownership of doubtful tricks" in text
     assert {"65A", "65C", "65D", "90A"} <= set(laws_applied(walk)) and laws_applied(walk)[0] == "65A"
+
+
+def test_the_clarification_note_read_aloud_has_no_walk_artefact_and_does_not_contradict_the_ruling() -> None:
+    # Walk 63, #98 and its branch: the note read aloud said "may still change their last call (next question)",
+    # and the ruling then said the call "stands and may not be changed now".
+    chosen = {"why": "misexplained", "misexplained": "face-down", "misinformation/agreement": "explanation"}
+    asked = answer("retraction-of-card-played", chosen, until="misinformation/change-call")
+    said = next(n for n in asked.notes if n.node == "clarification").text
+    assert "(next question)" not in said and "the Director now decides whether" in said
