@@ -185,3 +185,12 @@ def test_the_clarification_note_read_aloud_has_no_walk_artefact_and_does_not_con
     asked = answer("retraction-of-card-played", chosen, until="misinformation/change-call")
     said = next(n for n in asked.notes if n.node == "clarification").text
     assert "(next question)" not in said and "the Director now decides whether" in said
+
+
+def test_two_cards_played_from_declarers_hand_are_not_asked_who_played_them() -> None:
+    # Walk 63, #96: "2 cards played at once from dec hand" was asked "Who played the cards?".
+    from bot.dialogs.facts import answer_from, read_description
+
+    chart = load_charts()["two-cards-at-once"]
+    for told in ("2 cards played at once from dec hand", "two cards fell from declarer's hand together"):
+        assert answer_from(read_description(told), chart, chart.nodes["who"]) == "declarer", told
