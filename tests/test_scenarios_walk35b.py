@@ -194,3 +194,12 @@ def test_two_cards_played_from_declarers_hand_are_not_asked_who_played_them() ->
     chart = load_charts()["two-cards-at-once"]
     for told in ("2 cards played at once from dec hand", "two cards fell from declarer's hand together"):
         assert answer_from(read_description(told), chart, chart.nodes["who"]) == "declarer", told
+
+
+def test_the_no_infringement_explanation_before_an_adjusted_score_is_said_once() -> None:
+    # Walk 62, #73 (cosmetic): "no law was infringed … the infraction means the information received" was shown
+    # twice in a row, once read aloud and once in the director's own note.
+    told = {"ask-source": "other", "other-when": "after-call", "after-first-call": "play", "affected-after-call": "yes"}
+    walk = answer("unauthorised-information", told, until="adjusted-score/contest")
+    shown = " ".join(n.text for n in walk.passed)
+    assert shown.count("No law was infringed") == 1 and "the side that did not receive the information" in shown
