@@ -328,15 +328,7 @@ class Answers:
         summary = self.summaries.get(number)
         if law is None or summary is None:
             return None
-
-        # "Walk me through it" starts the chart that is about the law (its first law, then a law its situation line
-        # names), not the first chart that merely lists it: Law 16's is the unauthorized-information chart, not
-        # the end-of-auction chart that cites 16C; Law 6's the wrong-board chart, not team events (walk 63, #100)
-        def about(chart_id: str) -> int:
-            chart = self.charts[chart_id]
-            return 0 if law_number(chart.laws[0]) == number else 1 if str(number) in chart.named else 2
-
-        charts = sorted(self.matcher.charts_by_law.get(number, []), key=about)
+        charts = self.matcher.charts_by_law.get(number, [])
         return Topic("law", str(number), f"Law {number} — {law.title}", summary, number, charts[0] if charts else None)
 
     def topic(self, token: str) -> Topic | None:
