@@ -197,3 +197,10 @@ def test_the_no_infringement_explanation_before_an_adjusted_score_is_said_once()
     walk = answer("unauthorised-information", told, until="adjusted-score/contest")
     shown = " ".join(n.text for n in walk.passed)
     assert shown.count("No law was infringed") == 1 and "the side that did not receive the information" in shown
+
+
+def test_two_cards_played_by_declarer_say_whom_the_withdrawn_cards_inform() -> None:
+    # Walk 62, #56 (minor): only 16C1 was cited; an opponent's card withdrawn under 58B3 is unauthorized for
+    # declarer (16C2).
+    walk = answer("two-cards-at-once", {"next-trick": "no", "faces": "several", "who": "declarer"})
+    assert "unauthorized for declarer" in ruling_text(walk) and {"16C1", "16C2"} <= set(laws_applied(walk))
