@@ -403,18 +403,21 @@ def test_defender_leads_when_partner_had_won_the_trick_declarer_refuses() -> Non
 
 def test_early_lead_to_the_next_trick_after_both_hands_played_leaves_a_lead_out_of_turn_to_weigh() -> None:
     # Dummy leads, East and declarer play, East leads again before West plays: 57C1 lifts the 57A rectification,
-    # but if East does not win the trick the lead may be out of turn (44G, 53A): a note for the director.
-    state = answer("premature-play", {"what": "before-partner", "both-hands": "yes"})
-    told = note(state, "premature-play/lead-not-won")
-    assert not told.aloud and {"44G", "53A"} <= set(told.laws)
-    assert state.finished and "57C1" in state.rulings[-1].laws
+    # but if East does not win the trick the lead is out of turn (44G, 53A): since walks 62 #65 and 63 #97 the
+    # chart asks who won the trick and rules on it, read aloud, where it was a note for the director.
+    told = {"what": "before-partner", "both-hands": "yes", "early-card": "declarer-won", "early-choice": "accept"}
+    state = answer("premature-play", told)
+    said = next(n for n in state.passed if n.node == "lead-not-won")
+    assert said.aloud and {"44G", "53A"} <= set(said.laws)
+    assert state.finished and "56A" in state.rulings[-1].laws
 
 
 def test_declarer_calls_from_dummy_too_early_and_fourth_hand_plays_before_partner_gets_both_laws() -> None:
     # Walk9 #99: South leads the club three and calls dummy's king before West plays; East then plays before
     # West. Dummy's king stays played (57C3) and, declarer having played from both hands, East is not subject to
     # rectification (57C1): the ruling read aloud says both.
-    state = answer("premature-play", {"what": "declarer", "defender-too": "yes", "both-hands": "yes"})
+    told = {"what": "declarer", "defender-too": "yes", "both-hands": "yes", "early-card": "to-this-trick"}
+    state = answer("premature-play", told)
     read = ruling_text(state)
     assert "declarer from either hand is a played card" in read and "No rectification" in read
     assert {"57C3", "57C1"} <= set(Engine(load_charts()).ruling_laws(state))

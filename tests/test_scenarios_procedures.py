@@ -1056,7 +1056,8 @@ def test_an_adjustment_for_overheard_information_is_worded_as_information_receiv
     told = {reached.node: reached for reached in state.passed}
     assert "had the information not been received" in told["adjust-affected-after-call"].text
     assert told["adjust-affected-after-call"].aloud and not told["extraneous-terms"].aloud
-    assert '"the infraction" as the information received' in told["extraneous-terms"].text
+    # Said once, aloud (walk 62 #73: the director's note repeated it).
+    assert '"the infraction", it means the information received' in told["adjust-affected-after-call"].text
     # Walk 34 #65: the whole table overheard the result: no side is the non-receiving one; neither is at fault.
     assert "If both sides received it, neither side is at fault" in told["extraneous-terms"].text
     assert "average plus to both" in told["extraneous-terms"].text and "12C2(a)" in told["extraneous-terms"].laws
@@ -1356,7 +1357,7 @@ def test_a_wrong_board_the_director_moved_gives_average_plus_and_the_players_fau
     played = {"what-happened": "wrong-board", "wrong-board-event": "pairs", "played-before": "yes"}
     moved = answer("wrong-board", {**played, "who-at-fault": "director"})
     assert "AVERAGE PLUS" in moved.rulings[-1].text and moved.rulings[-1].laws == ("15B3", "12C2(a)", "12C2(c)")
-    players = {**played, "who-at-fault": "players", "adjusted-score/contest-artificial": "pairs"}
+    players = {**played, "who-at-fault": "players"}  # the form of contest is not asked again (walk 63 #83)
     asked = answer("wrong-board", players, until="adjusted-score/artificial-fault")
     assert asked.chart.id == "adjusted-score"
     from_error = {"what": "procedure", "procedure": "wrong-board"}

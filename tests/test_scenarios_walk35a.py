@@ -42,7 +42,6 @@ def test_a_wrong_board_already_played_names_the_board_the_pairs_missed() -> None
         cancelled
         | {
             "who-at-fault": "players",
-            "adjusted-score/contest-artificial": "pairs",
             "adjusted-score/artificial-fault": "both-partly",
         },
     )

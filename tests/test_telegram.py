@@ -356,10 +356,11 @@ async def test_a_directors_own_step_before_the_ruling_is_shown_but_not_among_the
     table = Table(app, api)
     await table.send("/start c_premature-play")
     await table.press("A defender led or played before their partner")
-    text = table.texts(await table.press("Yes, from both hands"))
+    await table.press("Yes, from both hands")
+    text = table.texts(await table.press("A card played to this trick, not a lead"))
     assert "Ruling — Premature lead or play by a defender" in text
-    assert "<i>For you, not to read aloud: If the card was a lead to the next trick" in text
-    assert "» If the card was a lead" not in text
+    assert "<i>For you, not to read aloud: If the card was in fact led to the next trick" in text
+    assert "» If the card was in fact led" not in text
     await app.shutdown()
 
 

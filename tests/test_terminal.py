@@ -78,9 +78,10 @@ async def test_a_directors_own_step_just_before_the_ruling_is_shown_with_it(stor
     chat = TerminalChat(Dialogs(store, charts), load_lawbook(), "terminal:tester", build_matcher(entries))
     await chat.handle("chart premature-play")
     await chat.handle("1")  # a defender led or played before their partner
-    ruling = await chat.handle("1")  # declarer had played from both hands
+    await chat.handle("1")  # declarer had played from both hands
+    ruling = await chat.handle("1")  # a card played to this trick, not a lead (walks 62 #65, 63 #97)
     assert ruling.startswith("RULING — ")
-    assert "(for you, not to read aloud) If the card was a lead to the next trick" in ruling
+    assert "(for you, not to read aloud) If the card was in fact led to the next trick" in ruling
 
 
 async def test_a_note_just_before_the_ruling_is_shown_with_it(store: Store) -> None:
