@@ -233,6 +233,8 @@ DATA = Path(__file__).parent / "data"
         ("player-questions-holdout34b.jsonl", 0.92),
         ("player-questions-holdout35.jsonl", 0.93),
         ("player-questions-holdout35b.jsonl", 0.91),
+        ("player-questions-holdout36.jsonl", 0.78),
+        ("player-questions-holdout36b.jsonl", 0.75),
     ],
 )
 def test_players_questions_get_a_deciding_rule_first(replies: Replies, name: str, floor: float) -> None:
