@@ -479,3 +479,18 @@ def test_a_card_seen_in_the_deal_answer_offers_the_misdeal_chart(replies: Replie
     reply = replies.to_text("hand dealt w/ card face up, redeal?")
     assert reply.topic == "a:shuffle-and-deal"
     assert reply.offers[0].label == "Walk me through it" and reply.offers[0].key == "wrong-board"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "declarer touched the ♥J in dummy, kind of half pulled it, then said 'no, small heart'. is the jack played",
+        "We agreed declarer's claim of 10 tricks, but afterwards realised our ♣Q would have won a trick.",
+        "Partner said 'club' for dummy while thinking diamonds and fixed it at once. RHO says too late.",
+    ],
+)
+def test_a_players_own_story_without_a_question_mark_gets_the_answer_first(replies: Replies, text: str) -> None:
+    # The thirty-fifth players' set B (020, 056, 024): a closing question without its "?", a claim "we agreed", an
+    # opponent's "too late" are a player asking; they were given "Which situation is it?".
+    assert replies.to_text(text).kind is Kind.SUMMARY
+    assert replies.to_text("LHO led out of turn").kind is Kind.SITUATIONS
