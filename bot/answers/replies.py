@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
+from itertools import takewhile
 
 from bot.answers.reading import Answers, Topic, build_answers
 from bot.answers.triage import Branch, Triage, load_triage
@@ -172,10 +173,9 @@ class Replies:
             return answer
         ranks = {c.law: rank for rank, c in enumerate(result.candidates)}
         taken = {topic.chart} if topic.chart else set()
-        best = max(c.score for c in result.candidates)
         also: list[Offer] = []
-        for candidate in result.candidates:
-            if candidate.score < NEAR * best or len(also) >= ALSO:
+        for candidate in _near(result):
+            if len(also) >= ALSO:
                 break
             chart = self._chart_for(candidate, ranks, taken)
             if chart is not None:
@@ -200,9 +200,8 @@ class Replies:
         ruled on one after the other, rather than one list in which the second looks like a rival guess."""
         ranks = {c.law: rank for rank, c in enumerate(result.candidates)}
         offers, told = self._incidents(result, ranks)
-        best = max(c.score for c in result.candidates)
-        for candidate in result.candidates:
-            if candidate.score < NEAR * best or len(offers) >= SHOWN:
+        for candidate in _near(result):
+            if len(offers) >= SHOWN:
                 break
             chart = self._chart_for(candidate, ranks, offers.keys())
             if chart is not None:
@@ -285,14 +284,21 @@ class Replies:
         return bool(set(re.findall(r"\w+", text.casefold())) & self.triage.vague)
 
 
+def _near(result: MatchResult) -> list[Candidate]:
+    """The candidates close enough to the first to be offered (at least NEAR of its score), in their order: the
+    one cut for the situations list and for the situations offered under a story's answer."""
+    best = max(c.score for c in result.candidates)
+    return list(takewhile(lambda c: c.score >= NEAR * best, result.candidates))
+
+
 def how_sure(result: MatchResult, candidate: Candidate) -> str:
     """ "likely" or "possible", as the held-out sets measured them: a score of 100 is right first nine times in
     ten; a first score of 80-99 only when it clearly leads the next (four in five), else about half the time."""
     if candidate.score >= LIKELY:
         return "likely"
-    runners_up = [c.score for c in result.candidates if c is not candidate]
-    leads = candidate is result.candidates[0] and candidate.score - max(runners_up, default=0.0) >= LEAD
-    return "likely" if leads and candidate.score >= CLEAR else "possible"
+    first, *rest = result.candidates
+    leads = candidate.score - max((c.score for c in rest), default=0.0) >= LEAD
+    return "likely" if candidate is first and candidate.score >= CLEAR and leads else "possible"
 
 
 def _chart_offer(chart: Chart, result: MatchResult, candidate: Candidate) -> Offer:
